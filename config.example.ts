@@ -1,0 +1,91 @@
+// aish-tui configuration: copy to ~/.config/aish/config.ts (or pass --config FILE).
+// Every key is optional; what is shown here are the defaults or typical values.
+// config.js (same shape, `export default {...}`) and config.json work as well.
+import type { AishConfigInput } from './src/services/config/schema';
+
+const config: AishConfigInput = {
+  // The models registry: `:model <name>` switches, `--model <name>` picks one at start.
+  // When `models` is given it replaces the built-in registry (local, ollama, and cloud/openai
+  // when OPENROUTER_API_KEY / OPENAI_API_KEY are set).
+  models: {
+    local: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'local' }, // llama-server
+    ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', temperature: 0.2 },
+    cloud: {
+      baseUrl: 'https://openrouter.ai/api/v1',
+      model: 'anthropic/claude-sonnet-4',
+      keyEnv: 'OPENROUTER_API_KEY', // the API key is read from this variable (never logged)
+      headers: { 'X-Title': 'aish-tui' },
+    },
+    // apiKey: '...' also works, but keyEnv keeps the secret out of the file.
+  },
+  defaultModel: 'local',
+
+  // Replaces the built-in system prompt (which tells the model about tools and `CMD:` lines).
+  // systemPrompt: 'You are a terse assistant.',
+
+  mcp: {
+    // Each server is either HTTP ({ url }) or stdio ({ command }). The key is its alias: tools
+    // reach the model as `<alias>__<tool>`. Aliases use letters, digits, "-" and "_", no "__".
+    servers: {
+      boltzmann: {
+        url: 'http://boltzmann.example:8080/mcp',
+        authEnv: 'BOLTZMANN_MCP_TOKEN', // Bearer token from this variable (authToken: literal wins)
+        // transport: 'sse',            // force legacy HTTP+SSE ('http' forces streamable HTTP)
+        // headers: { 'X-Tenant': 'lab' },
+        // timeoutMs: 120000,           // per tool call
+      },
+      everything: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-everything'],
+        env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
+        // cwd: '/tmp',
+      },
+    },
+    // Tool calls run only after you approve them, unless a rule here allows them.
+    // `true` allows without asking, `false` always denies (deny wins).
+    autoApprove: {
+      builtin__calculator: true, // one tool
+      'builtin__*': true, // every tool of one server
+    },
+    maxToolDepth: 8, // model -> tools -> model rounds per message
+    toolTimeoutMs: 120_000,
+    connectTimeoutMs: 30_000,
+    maxToolCallsPerAnswer: 32,
+  },
+
+  // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.
+  builtin: true,
+
+  // `CMD:` lines proposed by the model and `!command` typed by you.
+  shell: {
+    enabled: true,
+    // shell: '/bin/bash',  // default: $SHELL, else /bin/sh
+    timeoutMs: 120_000,
+    maxOutputBytes: 65_536,
+  },
+
+  // One JSONL file per session under $XDG_STATE_HOME/aish/sessions (mode 0600).
+  history: { enabled: true },
+
+  context: {
+    useToolRole: true, // false: tool results go into the next user turn as `[tool: name]` blocks
+    maxToolResultChars: 100_000, // larger results reach the model truncated, with a marker
+  },
+
+  broker: {
+    firstByteTimeoutMs: 300_000, // a local model may take minutes to load
+    idleTimeoutMs: 120_000,
+    maxRetries: 2, // on 429 and 5xx, before the first byte only
+  },
+
+  limits: {
+    displayResultChars: 20_000,
+    stdioMaxLineBytes: 8 * 1024 * 1024,
+    inputSchemaBytes: 65_536,
+    inputSchemaDepth: 32,
+  },
+
+  ui: { sidebar: true, maxFps: 30 },
+};
+
+export default config;

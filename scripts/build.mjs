@@ -1,0 +1,44 @@
+// Bundles src/cli.tsx into dist/ so the installed command loads a handful of files instead of
+// resolving hundreds of modules at start-up. Heavy, rarely needed parts (the TypeScript config
+// loader, syntax highlighting, OAuth, stdio transport) stay behind dynamic imports and land in
+// separate chunks that are only read when used.
+import { build } from 'esbuild';
+import { chmod, readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+const outdir = path.join(root, 'dist');
+
+await rm(outdir, { recursive: true, force: true });
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli.tsx' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: {
+    'process.env.NODE_ENV': '"production"',
+  },
+  // tsx is only loaded for a .ts config file and must resolve its own loader files at run time;
+  // react-devtools-core is an optional Ink import that is never installed.
+  external: ['tsx', 'tsx/*', 'react-devtools-core'],
+  banner: {
+    js: [
+      '#!/usr/bin/env node',
+      "import { createRequire as __aishCreateRequire } from 'node:module';",
+      'const require = __aishCreateRequire(import.meta.url);',
+    ].join('\n'),
+  },
+});
+
+await chmod(path.join(outdir, 'cli.js'), 0o755);

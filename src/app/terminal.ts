@@ -1,0 +1,78 @@
+/**
+ * Full-screen terminal lifecycle: the alternate screen on start and a restored terminal (main
+ * screen, visible cursor, no bracketed paste, cooked mode) on every way out — normal quit, an
+ * uncaught error (its message printed after the restore, where the user can read it), SIGTERM and
+ * SIGHUP.
+ */
+
+const ENTER_ALT_SCREEN = '\x1b[?1049h';
+const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+const SHOW_CURSOR = '\x1b[?25h';
+const ENABLE_BRACKETED_PASTE = '\x1b[?2004h';
+const DISABLE_BRACKETED_PASTE = '\x1b[?2004l';
+const RESET_ATTRIBUTES = '\x1b[0m';
+
+export interface FullScreenSession {
+  /** Restores the terminal; safe to call more than once. */
+  restore(): void;
+}
+
+export interface FullScreenOptions {
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** Called once before the process exits on a signal or uncaught error (e.g. to flush the session log). */
+  onFatal?: (reason: string) => void;
+  /** Ask the terminal to mark pastes (ESC[200~ … ESC[201~) so pasted newlines never send. */
+  bracketedPaste?: boolean;
+}
+
+export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSession {
+  const stdout = options.stdout ?? process.stdout;
+  const stdin = options.stdin ?? process.stdin;
+  let restored = false;
+
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    try {
+      if (stdin.isTTY && stdin.isRaw) stdin.setRawMode(false);
+    } catch {
+      // stdin may already be closed (SIGHUP): nothing left to reset.
+    }
+    try {
+      stdout.write(RESET_ATTRIBUTES + DISABLE_BRACKETED_PASTE + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    } catch {
+      // The terminal is gone.
+    }
+    process.off('exit', onExit);
+    process.off('SIGTERM', onSigterm);
+    process.off('SIGHUP', onSighup);
+    process.off('uncaughtException', onFatalError);
+    process.off('unhandledRejection', onFatalError);
+  };
+
+  const onExit = () => restore();
+  const exitOnSignal = (signal: 'SIGTERM' | 'SIGHUP', code: number) => {
+    options.onFatal?.(signal);
+    restore();
+    process.exit(code);
+  };
+  const onSigterm = () => exitOnSignal('SIGTERM', 143);
+  const onSighup = () => exitOnSignal('SIGHUP', 129);
+  const onFatalError = (error: unknown) => {
+    options.onFatal?.('error');
+    restore();
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`aish-tui: unexpected error: ${message}\n`);
+    process.exit(1);
+  };
+
+  process.on('exit', onExit);
+  process.on('SIGTERM', onSigterm);
+  process.on('SIGHUP', onSighup);
+  process.on('uncaughtException', onFatalError);
+  process.on('unhandledRejection', onFatalError);
+
+  stdout.write(ENTER_ALT_SCREEN + (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : ''));
+  return { restore };
+}

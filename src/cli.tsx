@@ -1,0 +1,60 @@
+// Entry point. Only argument parsing is loaded eagerly so `--help` and `--version` answer at once;
+// the UI, the MCP client and the headless runner are imported when they are needed.
+import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
+import { ConfigError } from './services/config/errors';
+import { VERSION } from './version';
+
+function fail(error: unknown): number {
+  if (error instanceof ConfigError) {
+    for (const line of error.lines) process.stderr.write(`aish-tui: ${line}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`aish-tui: ${message}\n`);
+  return 1;
+}
+
+async function run(args: CliArgs): Promise<number> {
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`aish-tui ${VERSION}\n`);
+    return 0;
+  }
+  const [command] = args.command;
+  if (command !== undefined && command !== 'mcp') {
+    throw new ConfigError([`unknown command ${JSON.stringify(command)}`, "Run 'aish-tui --help' for usage."]);
+  }
+  const { loadConfig } = await import('./services/config/load');
+  const config = await loadConfig({
+    cli: { configPath: args.config, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv },
+  });
+  if (command === 'mcp') {
+    throw new ConfigError(['the mcp subcommands are not available in this build']);
+  }
+  if (args.print !== undefined) {
+    throw new ConfigError(['headless mode (-p) is not available in this build']);
+  }
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    throw new ConfigError(['the full-screen UI needs a terminal; use -p "<prompt>" for scripts']);
+  }
+  const { runTui } = await import('./cli/tui');
+  return runTui(config, args);
+}
+
+let args: CliArgs;
+try {
+  args = parseCliArgs(process.argv.slice(2));
+} catch (error) {
+  process.exit(fail(error));
+}
+run(args).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = fail(error);
+  },
+);

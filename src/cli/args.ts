@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../services/config/errors';
+
+/** Everything the command line can say. Parsing is strict: an unknown flag is a usage error (exit 2). */
+export interface CliArgs {
+  help: boolean;
+  version: boolean;
+  config?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  mcpConfig: string[];
+  /** Headless prompt (`-p`); `-` reads it from stdin. */
+  print?: string;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  autoApprove: string[];
+  allowCmd: boolean;
+  maxToolDepth?: number;
+  continueLast: boolean;
+  resume?: string;
+  json: boolean;
+  noSidebar: boolean;
+  /** Positional words: a subcommand such as `mcp tools`. */
+  command: string[];
+}
+
+export const USAGE = `Usage: aish-tui [options]
+       aish-tui -p "<prompt>" [options]
+       aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]
+
+A full-screen terminal AI chat for OpenAI-compatible endpoints and MCP servers.
+
+Options:
+  -h, --help                  show this help and exit
+  -v, --version               print the version and exit
+      --config <file>         config file (.ts, .js or .json); else $AISH_CONFIG,
+                              else $XDG_CONFIG_HOME/aish/config.{ts,js,json}
+  -m, --model <name>          model from the registry to start with
+                              (with --base-url: the model id to send)
+      --base-url <url>        use this OpenAI-compatible endpoint (e.g.
+                              http://127.0.0.1:8080/v1) instead of the registry
+      --api-key-env <var>     read the API key from this environment variable
+      --mcp-config <file>     import MCP servers from a {"mcpServers": {...}} file
+                              (Claude Desktop / VS Code / Cursor shape); repeatable
+  -c, --continue              resume the most recent session
+  -r, --resume <id>           resume the session with this id
+      --no-sidebar            start with the MCP sidebar hidden
+
+Headless (no UI, for scripts):
+  -p, --print <prompt>        answer one prompt and exit; "-" reads it from stdin
+      --output-format <fmt>   text (final answer, default), json (one object),
+                              stream-json (one JSON object per line)
+      --auto-approve <rule>   allow tool calls matching alias__tool or alias__*
+                              (repeatable); everything else is denied
+      --allow-cmd             run proposed CMD: lines (otherwise only reported)
+      --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
+
+Subcommands:
+  mcp list                    connect to the configured servers and list them
+  mcp tools                   list every tool as alias__tool
+  mcp tool <alias__tool>      show one tool's description and input schema
+  mcp call <alias__tool> [json-args]
+                              call a tool (asks nothing: you typed the call)
+      --json                  machine-readable output for the mcp subcommands
+
+Exit codes: 0 ok, 1 model or stream error, 2 usage or config error.`;
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        config: { type: 'string' },
+        model: { type: 'string', short: 'm' },
+        'base-url': { type: 'string' },
+        'api-key-env': { type: 'string' },
+        'mcp-config': { type: 'string', multiple: true },
+        print: { type: 'string', short: 'p' },
+        'output-format': { type: 'string' },
+        'auto-approve': { type: 'string', multiple: true },
+        'allow-cmd': { type: 'boolean' },
+        'max-tool-depth': { type: 'string' },
+        continue: { type: 'boolean', short: 'c' },
+        resume: { type: 'string', short: 'r' },
+        json: { type: 'boolean' },
+        'no-sidebar': { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    // parseArgs' messages already name the flag ("Unknown option '--frobnicate'").
+    throw new ConfigError([(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''), "Run 'aish-tui --help' for usage."]);
+  }
+  const values = parsed.values;
+  const outputFormat = values['output-format'] ?? 'text';
+  if (outputFormat !== 'text' && outputFormat !== 'json' && outputFormat !== 'stream-json') {
+    throw new ConfigError([`--output-format: expected text, json or stream-json, got ${JSON.stringify(outputFormat)}`]);
+  }
+  let maxToolDepth: number | undefined;
+  if (values['max-tool-depth'] !== undefined) {
+    const text = values['max-tool-depth'];
+    maxToolDepth = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(maxToolDepth)) {
+      throw new ConfigError([`--max-tool-depth: expected a whole number >= 0, got ${JSON.stringify(text)}`]);
+    }
+  }
+  if (values.continue && values.resume !== undefined) {
+    throw new ConfigError(['--continue and --resume cannot be used together']);
+  }
+  return {
+    help: values.help ?? false,
+    version: values.version ?? false,
+    config: values.config,
+    model: values.model,
+    baseUrl: values['base-url'],
+    apiKeyEnv: values['api-key-env'],
+    mcpConfig: values['mcp-config'] ?? [],
+    print: values.print,
+    outputFormat,
+    autoApprove: values['auto-approve'] ?? [],
+    allowCmd: values['allow-cmd'] ?? false,
+    maxToolDepth,
+    continueLast: values.continue ?? false,
+    resume: values.resume,
+    json: values.json ?? false,
+    noSidebar: values['no-sidebar'] ?? false,
+    command: parsed.positionals,
+  };
+}

@@ -1,0 +1,76 @@
+import type { ResolvedModel } from '../config/load';
+
+/** A model from the registry, as the broker needs it. */
+export type ModelConfig = ResolvedModel;
+
+/** OpenAI chat-completions message shapes as sent on the wire. */
+export type WireMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** One tool offered to the model (OpenAI function shape). `name` is the wire name. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+}
+
+export interface Usage {
+  promptTokens?: number;
+  completionTokens?: number;
+  totalTokens?: number;
+  reasoningTokens?: number;
+}
+
+/**
+ * `incomplete`: the stream ended without any finish_reason (dropped connection, server crash);
+ * the text received so far is kept but the turn is not treated as a clean stop.
+ * `cancelled`: the caller aborted.
+ */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'incomplete' | 'cancelled' | (string & {});
+
+/** A tool call whose id, name and arguments are complete. `arguments` is the raw string the model sent. */
+export interface CompletedToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type BrokerErrorKind = 'http' | 'network' | 'timeout' | 'stream' | 'protocol';
+
+export type BrokerEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; call: CompletedToolCall }
+  | { type: 'usage'; usage: Usage }
+  /** Something the user should see that is not an error, e.g. `HTTP 429, retrying in 3s (1/2)`. */
+  | { type: 'status'; message: string }
+  | { type: 'error'; kind: BrokerErrorKind; message: string; status?: number }
+  /** Always the last event of a stream, also after an error or an abort. */
+  | { type: 'finish'; reason: FinishReason };
+
+export interface BrokerTimeouts {
+  /** From sending the request to the first byte of the response body. */
+  firstByteMs: number;
+  /** Longest silence between two reads once streaming began. */
+  idleMs: number;
+}
+
+export interface BrokerRequest {
+  model: ModelConfig;
+  messages: WireMessage[];
+  /** Omitted from the request body when empty: some servers reject `"tools": []`. */
+  tools?: ToolSpec[];
+  signal?: AbortSignal;
+  timeouts?: Partial<BrokerTimeouts>;
+  maxRetries?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The broker's one entry point; the conversation loop takes it as a dependency so tests can swap servers. */
+export type StreamChat = (request: BrokerRequest) => AsyncGenerator<BrokerEvent, void, undefined>;

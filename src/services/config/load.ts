@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { builtInModels, DEFAULT_SYSTEM_PROMPT } from './defaults';
+import { ConfigError, formatIssues } from './errors';
+import { aishPaths, displayPath, type AishPaths } from './paths';
+import { configSchema, type ModelEntry, type ParsedConfig } from './schema';
+
+export interface CliOverrides {
+  configPath?: string;
+  baseUrl?: string;
+  model?: string;
+  apiKeyEnv?: string;
+}
+
+export interface ResolvedModel extends ModelEntry {
+  name: string;
+}
+
+export interface AppConfig extends Omit<ParsedConfig, 'models' | 'defaultModel' | 'systemPrompt'> {
+  models: Record<string, ResolvedModel>;
+  /** The model used for the first request (after `--model` / `--base-url`). */
+  defaultModel: string;
+  systemPrompt: string;
+  /** Where the config came from, for `--help`-style diagnostics; undefined = built-in defaults. */
+  sourcePath: string | undefined;
+  paths: AishPaths;
+}
+
+export interface LoadOptions {
+  cli?: CliOverrides;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+const CONFIG_NAMES = ['config.ts', 'config.js', 'config.json'];
+
+/** Finds the config file: `--config`, then `$AISH_CONFIG`, then the XDG config directory. */
+export function findConfigFile(cli: CliOverrides, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const explicit = cli.configPath ?? env.AISH_CONFIG;
+  if (explicit) {
+    const file = path.resolve(cwd, explicit);
+    const origin = cli.configPath ? '--config' : '$AISH_CONFIG';
+    if (!existsSync(file)) throw new ConfigError([`${explicit}: config file not found (from ${origin})`]);
+    return file;
+  }
+  const { configDir } = aishPaths(env);
+  for (const name of CONFIG_NAMES) {
+    const file = path.join(configDir, name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+async function importConfigModule(file: string, label: string): Promise<unknown> {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.json') {
+    const text = await readFile(file, 'utf8');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ConfigError([`${label}: not valid JSON: ${(error as Error).message}`]);
+    }
+  }
+  if (ext !== '.ts' && ext !== '.js' && ext !== '.mjs' && ext !== '.mts') {
+    throw new ConfigError([`${label}: unsupported config file type ${JSON.stringify(ext)} (use .ts, .js or .json)`]);
+  }
+  try {
+    let mod: { default?: unknown };
+    if (ext === '.ts' || ext === '.mts') {
+      // The TypeScript loader costs start-up time, so it is loaded only for a .ts config.
+      const { tsImport } = await import('tsx/esm/api');
+      mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
+    } else {
+      mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    }
+    let value = mod.default;
+    // A .ts file compiled as CommonJS arrives as { default: { default: config } }.
+    if (value && typeof value === 'object' && 'default' in value && Object.keys(value).every((key) => key === 'default' || key === '__esModule')) {
+      value = (value as { default: unknown }).default;
+    }
+    return typeof value === 'function' ? await (value as () => unknown)() : value;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const message = (error as Error).message?.split('\n')[0] ?? String(error);
+    throw new ConfigError([`${label}: cannot load: ${message}`]);
+  }
+}
+
+/** Validates a raw config value; `label` names the file in every message. */
+export function parseConfig(raw: unknown, label: string): ParsedConfig {
+  if (raw === undefined || raw === null) {
+    throw new ConfigError([`${label}: the file must export a config object (export default { ... })`]);
+  }
+  const result = configSchema.safeParse(raw, { reportInput: true });
+  if (!result.success) throw new ConfigError(formatIssues(result.error.issues).map((line) => `${label}: ${line}`));
+  return result.data;
+}
+
+function resolveModels(parsed: ParsedConfig, cli: CliOverrides, env: NodeJS.ProcessEnv, label: string) {
+  const registry: Record<string, ModelEntry> = parsed.models ?? builtInModels(env);
+  const models: Record<string, ResolvedModel> = {};
+  for (const [name, entry] of Object.entries(registry)) models[name] = { ...entry, name };
+  const names = () => Object.keys(models).join(', ') || '(none)';
+
+  let selected: string;
+  if (cli.baseUrl) {
+    if (!/^https?:\/\//i.test(cli.baseUrl) || !URL.canParse(cli.baseUrl)) {
+      throw new ConfigError([`--base-url: expected a URL, got ${JSON.stringify(cli.baseUrl)}`]);
+    }
+    models.cli = { name: 'cli', baseUrl: cli.baseUrl, model: cli.model ?? 'default' };
+    selected = 'cli';
+  } else if (cli.model) {
+    if (!models[cli.model]) throw new ConfigError([`--model: no model named ${JSON.stringify(cli.model)} (configured: ${names()})`]);
+    selected = cli.model;
+  } else if (parsed.defaultModel) {
+    if (!models[parsed.defaultModel]) {
+      throw new ConfigError([`${label}: defaultModel: no model named ${JSON.stringify(parsed.defaultModel)} (configured: ${names()})`]);
+    }
+    selected = parsed.defaultModel;
+  } else {
+    const first = Object.keys(models)[0];
+    if (!first) throw new ConfigError([`${label}: models: at least one model is needed`]);
+    selected = first;
+  }
+  if (cli.apiKeyEnv) {
+    const model = models[selected];
+    if (model) models[selected] = { ...model, keyEnv: cli.apiKeyEnv, apiKey: undefined };
+  }
+  return { models, selected };
+}
+
+/** Loads, validates and resolves the configuration. Throws ConfigError for anything the user must fix. */
+export async function loadConfig(options: LoadOptions = {}): Promise<AppConfig> {
+  const cli = options.cli ?? {};
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const file = findConfigFile(cli, env, cwd);
+  const label = file ? displayPath(file, env) : 'built-in defaults';
+  const raw = file ? await importConfigModule(file, label) : {};
+  const parsed = parseConfig(raw, label);
+  const { models, selected } = resolveModels(parsed, cli, env, label);
+  return {
+    ...parsed,
+    models,
+    defaultModel: selected,
+    systemPrompt: parsed.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    sourcePath: file,
+    paths: aishPaths(env),
+  };
+}

@@ -1,0 +1,101 @@
+import type { FinishReason, Usage } from '../broker/types';
+import type { ToolOutcomeKind, ToolProgress } from '../mcp/types';
+
+/** A tool call as the model sent it; `name` is the wire name, `arguments` the raw string. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * The conversation history. This is what the session log stores and what is turned into wire
+ * messages (context.ts). Every message has an id so the UI can cache its rendering.
+ */
+export type Message =
+  | { id: string; role: 'user'; content: string; at: string }
+  | {
+      id: string;
+      role: 'assistant';
+      content: string;
+      reasoning?: string;
+      toolCalls?: ToolCallRecord[];
+      finishReason?: FinishReason;
+      at: string;
+    }
+  | { id: string; role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean; at: string }
+  /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (seed B4). */
+  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string };
+
+/** Why a tool call ran or did not. `rule` names the config or session rule for automatic decisions. */
+export type ToolDecision =
+  | { action: 'allow'; by: 'user'; scope: 'once' | 'tool' | 'server' }
+  | { action: 'allow'; by: 'rule'; rule: string }
+  | { action: 'deny'; by: 'user'; reason?: string }
+  | { action: 'deny'; by: 'rule'; rule: string }
+  /** Headless mode with no rule allowing the call. */
+  | { action: 'deny'; by: 'headless' }
+  /** Not asked: arguments unparseable or invalid, unknown tool, limit reached, cancelled. */
+  | { action: 'skip'; reason: string };
+
+/** What the approval frame shows; bound to exactly what will run. */
+export interface ToolCallView {
+  id: string;
+  wireName: string;
+  alias?: string;
+  tool?: string;
+  description?: string;
+  rawArguments: string;
+  /** Parsed arguments, when `rawArguments` is valid JSON of an object. */
+  arguments?: Record<string, unknown>;
+  /** Set when the tool's pinned definition changed since it was approved: what changed. */
+  definitionChanged?: string;
+}
+
+export interface ApprovalRequest {
+  call: ToolCallView;
+  /** 1-based position among the calls of this answer that need a decision, and their count. */
+  position: number;
+  count: number;
+}
+
+export type ApprovalAnswer =
+  | { action: 'allow'; scope: 'once' | 'tool' | 'server' }
+  | { action: 'deny'; reason?: string };
+
+export interface ProposedCommand {
+  id: string;
+  command: string;
+}
+
+export type CommandAnswer = { action: 'run'; command: string } | { action: 'skip' };
+
+export type ConversationEvent =
+  /** A request to the model starts; depth 0 is the answer to the user, 1.. follow tool results. */
+  | { type: 'request-start'; depth: number; model: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; call: ToolCallView }
+  | { type: 'tool-decision'; id: string; decision: ToolDecision }
+  | { type: 'tool-started'; id: string }
+  | { type: 'tool-progress'; id: string; progress: ToolProgress }
+  | {
+      type: 'tool-result';
+      id: string;
+      name: string;
+      /** The full content (the model may get a capped copy; see context.ts). */
+      content: string;
+      isError: boolean;
+      outcome: ToolOutcomeKind | 'denied' | 'skipped';
+    }
+  | { type: 'command-proposed'; command: ProposedCommand }
+  | { type: 'command-started'; id: string; command: string }
+  | { type: 'command-output'; id: string; chunk: string }
+  | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean }
+  | { type: 'command-skipped'; id: string }
+  | { type: 'usage'; usage: Usage; tokensPerSecond?: number }
+  | { type: 'status'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'error'; message: string }
+  /** A message appended to the history, in order; the front end logs it and keeps it. */
+  | { type: 'message'; message: Message }
+  | { type: 'done'; finishReason: FinishReason };

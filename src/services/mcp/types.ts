@@ -1,0 +1,90 @@
+import type { ServerConfig } from '../config/schema';
+
+export type ServerState = 'connecting' | 'ready' | 'error' | 'needs-auth' | 'disconnected';
+export type TransportKind = 'streamable-http' | 'sse' | 'stdio' | 'in-memory';
+
+/** A tool as the server described it (raw, unsanitized: the UI sanitizes at display time). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Everything the store and the sidebar know about one server. Immutable: a change makes a new snapshot. */
+export interface ServerSnapshot {
+  alias: string;
+  /** URL for HTTP servers, command line for stdio, `built-in` for the in-process server. */
+  target: string;
+  state: ServerState;
+  transport?: TransportKind;
+  protocolVersion?: string;
+  serverName?: string;
+  serverVersion?: string;
+  /** Milliseconds from starting the connect to `ready`. */
+  connectMs?: number;
+  /** One clear line when state is `error` or `needs-auth`. */
+  error?: string;
+  tools: McpToolInfo[];
+  /** Last lines a stdio server wrote to stderr (capped, raw). */
+  stderr: string[];
+  /** Where the user can authorize when state is `needs-auth`. */
+  authUrl?: string;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * How a call ended. Every kind still produces `content` for the model (seed §4: a tool call is
+ * never left without a tool turn).
+ */
+export type ToolOutcomeKind =
+  | 'ok'
+  | 'tool-error'
+  | 'rpc-error'
+  | 'transport-error'
+  | 'invalid-arguments'
+  | 'timeout'
+  | 'cancelled'
+  | 'unknown-server';
+
+export interface ToolCallOutcome {
+  kind: ToolOutcomeKind;
+  /** Flattened text for the model, e.g. `[aish] tool dispatch failed: Tool not found`. */
+  content: string;
+  /** The server's advisory flag (or true for our own failures). */
+  isError: boolean;
+  /** One-line notes for the user, e.g. `builtin__x returned image/png (12 KB), shown as a placeholder`. */
+  notices?: string[];
+}
+
+export type McpEvent =
+  | { type: 'server'; snapshot: ServerSnapshot }
+  | { type: 'removed'; alias: string }
+  | { type: 'status'; alias: string; level: 'info' | 'warn' | 'error'; message: string };
+
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+  timeoutMs?: number;
+}
+
+/** The MCP side as the rest of aish-tui sees it. Implemented by the MCP manager in this folder. */
+export interface McpService {
+  servers(): ServerSnapshot[];
+  subscribe(listener: (event: McpEvent) => void): () => void;
+  /** Connects (or reconnects) one server; resolves with its snapshot, never rejects for server faults. */
+  connect(alias: string, config: ServerConfig): Promise<ServerSnapshot>;
+  /** Starts every configured server in parallel, in the background. */
+  connectAll(servers: Record<string, ServerConfig>): void;
+  reconnect(alias: string): Promise<ServerSnapshot>;
+  disconnect(alias: string): Promise<void>;
+  /** Never rejects for tool, protocol or transport failures: they become the outcome's content. */
+  callTool(alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+import type { AppState } from './store';
+import type { ServerSnapshot } from '../services/mcp/types';
+
+// Named selectors: components subscribe to exactly the slice they draw, so a streaming delta
+// re-renders the transcript, not the sidebar or the input bar.
+
+export const selectItems = (state: AppState) => state.items;
+export const selectMessages = (state: AppState) => state.messages;
+export const selectBrokerState = (state: AppState) => state.brokerState;
+export const selectModelName = (state: AppState) => state.modelName;
+export const selectUsage = (state: AppState) => state.lastUsage;
+export const selectTokensPerSecond = (state: AppState) => state.tokensPerSecond;
+export const selectFocus = (state: AppState) => state.focus;
+export const selectSidebarVisible = (state: AppState) => state.sidebarVisible;
+export const selectScrollOffset = (state: AppState) => state.scrollOffset;
+export const selectHint = (state: AppState) => state.hint;
+export const selectQuitArmed = (state: AppState) => state.quitArmedAt !== undefined;
+export const selectApprovalHead = (state: AppState) => state.approvals[0];
+export const selectApprovalCount = (state: AppState) => state.approvals.length;
+export const selectCommandHead = (state: AppState) => state.commands[0];
+export const selectServerOrder = (state: AppState) => state.order;
+export const selectServers = (state: AppState) => state.servers;
+
+/** Servers in display order (memoized on the two inputs so the result is referentially stable). */
+export const selectServerList = (() => {
+  let lastServers: AppState['servers'] | undefined;
+  let lastOrder: string[] | undefined;
+  let last: ServerSnapshot[] = [];
+  return (state: AppState): ServerSnapshot[] => {
+    if (state.servers !== lastServers || state.order !== lastOrder) {
+      lastServers = state.servers;
+      lastOrder = state.order;
+      last = state.order.map((alias) => state.servers[alias]).filter((server): server is ServerSnapshot => server !== undefined);
+    }
+    return last;
+  };
+})();
+
+/** `ready/total` for the status bar; a primitive, so it only changes when a count changes. */
+export const selectServerCounts = (state: AppState): string => {
+  let ready = 0;
+  for (const alias of state.order) if (state.servers[alias]?.state === 'ready') ready++;
+  return `${ready}/${state.order.length}`;
+};
+
+export const selectIsBusy = (state: AppState) =>
+  state.brokerState === 'waiting' || state.brokerState === 'streaming' || state.brokerState === 'tools';
+
+export const selectDraft = (state: AppState) => state.draft;
+export const selectSidebarPinned = (state: AppState) => state.sidebarPinned;
+
+/** Below this width the sidebar hides itself unless pinned. */
+export const SIDEBAR_MIN_COLUMNS = 90;
+export const sidebarShown = (state: AppState, columns: number) =>
+  state.sidebarVisible && (columns >= SIDEBAR_MIN_COLUMNS || state.sidebarPinned);

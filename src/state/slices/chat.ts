@@ -1,0 +1,147 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ConversationEvent, Message } from '../../services/conversation/types';
+import type { ChatItem, ChatSlice } from '../types';
+import type { AppState } from '../store';
+
+export interface ChatActions {
+  /** Folds one conversation event into the transcript and the history. */
+  applyConversationEvent: (event: ConversationEvent) => void;
+  /** Shows a resumed or imported history (never re-runs anything). */
+  loadHistory: (messages: Message[]) => void;
+  addStatus: (level: 'info' | 'warn' | 'error', text: string) => void;
+  addUserItem: (id: string, text: string) => void;
+  clearChat: () => void;
+  setModelName: (name: string) => void;
+}
+
+let nextItemId = 0;
+export const newItemId = (prefix: string) => `${prefix}-${++nextItemId}`;
+
+/** Replaces the item with `id` (if present) by `update(item)`, bumping its version. */
+function updateItem(items: ChatItem[], id: string, update: (item: ChatItem) => ChatItem): ChatItem[] {
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index];
+    if (item && item.id === id) {
+      const next = items.slice();
+      next[index] = { ...update(item), version: item.version + 1 } as ChatItem;
+      return next;
+    }
+  }
+  return items;
+}
+
+function lastStreamingAssistant(items: ChatItem[]): Extract<ChatItem, { kind: 'assistant' }> | undefined {
+  const last = items[items.length - 1];
+  return last && last.kind === 'assistant' && last.streaming ? last : undefined;
+}
+
+function itemsFromMessages(messages: Message[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        items.push({ kind: 'user', id: message.id, version: 0, text: message.content });
+        break;
+      case 'assistant':
+        items.push({ kind: 'assistant', id: message.id, version: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
+        for (const call of message.toolCalls ?? []) {
+          items.push({ kind: 'tool', id: call.id, version: 0, state: 'pending', call: { id: call.id, wireName: call.name, rawArguments: call.arguments } });
+        }
+        break;
+      case 'tool': {
+        const index = items.findIndex((item) => item.kind === 'tool' && item.id === message.toolCallId);
+        const item = items[index];
+        if (item && item.kind === 'tool') items[index] = { ...item, state: message.isError ? 'error' : 'done', result: message.content };
+        break;
+      }
+      case 'exec':
+        items.push({ kind: 'command', id: message.id, version: 0, command: message.command, state: 'done', output: message.output, exitCode: message.exitCode });
+        break;
+    }
+  }
+  return items;
+}
+
+export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatActions> = (set) => ({
+  messages: [],
+  items: [],
+  brokerState: 'idle',
+  modelName: '',
+
+  applyConversationEvent: (event) =>
+    set((state) => {
+      switch (event.type) {
+        case 'request-start':
+          return { brokerState: 'waiting', modelName: event.model };
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const open = lastStreamingAssistant(state.items);
+          const field = event.type === 'text-delta' ? 'text' : 'reasoning';
+          if (open) {
+            return { brokerState: 'streaming', items: updateItem(state.items, open.id, (item) => ({ ...item, [field]: (item as typeof open)[field] + event.text }) as ChatItem) };
+          }
+          const item: ChatItem = { kind: 'assistant', id: newItemId('a'), version: 0, text: '', reasoning: '', streaming: true, [field]: event.text };
+          return { brokerState: 'streaming', items: [...state.items, item] };
+        }
+        case 'tool-call': {
+          const items = closeStreaming(state.items);
+          return { brokerState: 'tools', items: [...items, { kind: 'tool', id: event.call.id, version: 0, call: event.call, state: 'pending' }] };
+        }
+        case 'tool-decision':
+          return {
+            items: updateItem(state.items, event.id, (item) => {
+              if (item.kind !== 'tool') return item;
+              const decided = event.decision.action === 'deny' ? 'denied' : event.decision.action === 'skip' ? 'skipped' : item.state;
+              return { ...item, decision: event.decision, state: decided };
+            }),
+          };
+        case 'tool-started':
+          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'running', startedAt: Date.now() }) as ChatItem) };
+        case 'tool-progress':
+          return { items: updateItem(state.items, event.id, (item) => ({ ...item, progress: event.progress }) as ChatItem) };
+        case 'tool-result':
+          return {
+            items: updateItem(state.items, event.id, (item) => {
+              if (item.kind !== 'tool') return item;
+              const finalState = item.state === 'denied' || item.state === 'skipped' ? item.state : event.outcome === 'cancelled' ? 'cancelled' : event.isError ? 'error' : 'done';
+              return { ...item, state: finalState, result: event.content, endedAt: Date.now() };
+            }),
+          };
+        case 'command-proposed':
+          return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '' }] };
+        case 'command-started':
+          return { items: updateItem(state.items, event.id, (item) => ({ ...item, command: event.command, state: 'running' }) as ChatItem) };
+        case 'command-output':
+          return { items: updateItem(state.items, event.id, (item) => (item.kind === 'command' ? { ...item, output: item.output + event.chunk } : item)) };
+        case 'command-exit':
+          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
+        case 'command-skipped':
+          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
+        case 'usage':
+          return { lastUsage: event.usage, tokensPerSecond: event.tokensPerSecond ?? state.tokensPerSecond };
+        case 'status':
+          return { items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level: event.level, text: event.message }] };
+        case 'error':
+          return { brokerState: 'error', items: [...closeStreaming(state.items), { kind: 'status', id: newItemId('e'), version: 0, level: 'error', text: event.message }] };
+        case 'message':
+          return { messages: [...state.messages, event.message] };
+        case 'done': {
+          const open = lastStreamingAssistant(state.items);
+          const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' ? undefined : event.finishReason;
+          const items = open ? updateItem(state.items, open.id, (item) => ({ ...item, streaming: false, ...(note ? { endNote: note } : {}) }) as ChatItem) : state.items;
+          return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
+        }
+      }
+    }),
+
+  loadHistory: (messages) => set({ messages: [...messages], items: itemsFromMessages(messages) }),
+  addStatus: (level, text) => set((state) => ({ items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level, text }] })),
+  addUserItem: (id, text) => set((state) => ({ items: [...state.items, { kind: 'user', id, version: 0, text }] })),
+  clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined }),
+  setModelName: (modelName) => set({ modelName }),
+});
+
+function closeStreaming(items: ChatItem[]): ChatItem[] {
+  const open = lastStreamingAssistant(items);
+  return open ? updateItem(items, open.id, (item) => ({ ...item, streaming: false }) as ChatItem) : items;
+}

@@ -1,0 +1,29 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { McpEvent } from '../../services/mcp/types';
+import type { McpSlice } from '../types';
+import type { AppState } from '../store';
+
+export interface McpActions {
+  applyMcpEvent: (event: McpEvent) => void;
+}
+
+export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpActions> = (set) => ({
+  servers: {},
+  order: [],
+  applyMcpEvent: (event) =>
+    set((state) => {
+      switch (event.type) {
+        case 'server': {
+          const alias = event.snapshot.alias;
+          const order = state.order.includes(alias) ? state.order : [...state.order, alias];
+          return { servers: { ...state.servers, [alias]: event.snapshot }, order };
+        }
+        case 'removed': {
+          const { [event.alias]: _removed, ...servers } = state.servers;
+          return { servers, order: state.order.filter((alias) => alias !== event.alias) };
+        }
+        case 'status':
+          return {};
+      }
+    }),
+});

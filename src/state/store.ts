@@ -1,0 +1,29 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createChatSlice, type ChatActions } from './slices/chat';
+import { createMcpSlice, type McpActions } from './slices/mcp';
+import { createToolsSlice, type ToolsActions } from './slices/tools';
+import { createUiSlice, type UiActions } from './slices/ui';
+import type { ChatSlice, McpSlice, ToolsSlice, UiSlice } from './types';
+
+export type AppState = ChatSlice & ChatActions & ToolsSlice & ToolsActions & McpSlice & McpActions & UiSlice & UiActions;
+export type AppStore = StoreApi<AppState>;
+
+export interface StoreOptions {
+  modelName?: string;
+  sidebarVisible?: boolean;
+}
+
+/** One store per app (and per test): vanilla, so services, headless mode and tests can use it without React. */
+export function createAppStore(options: StoreOptions = {}): AppStore {
+  const store = createStore<AppState>()((...args) => ({
+    ...createChatSlice(...args),
+    ...createToolsSlice(...args),
+    ...createMcpSlice(...args),
+    ...createUiSlice(...args),
+  }));
+  store.setState({
+    ...(options.modelName !== undefined ? { modelName: options.modelName } : {}),
+    ...(options.sidebarVisible !== undefined ? { sidebarVisible: options.sidebarVisible } : {}),
+  });
+  return store;
+}

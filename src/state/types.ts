@@ -1,0 +1,107 @@
+import type { Usage } from '../services/broker/types';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  CommandAnswer,
+  Message,
+  ProposedCommand,
+  ToolCallView,
+  ToolDecision,
+} from '../services/conversation/types';
+import type { ServerSnapshot, ToolProgress } from '../services/mcp/types';
+
+/**
+ * What the transcript shows. Each item carries a `version` that changes whenever its content
+ * changes, so the chat view can cache wrapped lines by (id, version, width).
+ */
+export type ChatItem =
+  | { kind: 'user'; id: string; version: number; text: string }
+  | {
+      kind: 'assistant';
+      id: string;
+      version: number;
+      text: string;
+      reasoning: string;
+      streaming: boolean;
+      /** Set when the answer did not end cleanly (`incomplete`, `cancelled`, `length`, `error`). */
+      endNote?: string;
+    }
+  | {
+      kind: 'tool';
+      id: string;
+      version: number;
+      call: ToolCallView;
+      state: 'pending' | 'running' | 'done' | 'error' | 'denied' | 'cancelled' | 'skipped';
+      decision?: ToolDecision;
+      progress?: ToolProgress;
+      startedAt?: number;
+      endedAt?: number;
+      result?: string;
+    }
+  | {
+      kind: 'command';
+      id: string;
+      version: number;
+      command: string;
+      state: 'proposed' | 'running' | 'done' | 'skipped';
+      output: string;
+      exitCode?: number | null;
+      timedOut?: boolean;
+    }
+  | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string };
+
+export type BrokerState = 'idle' | 'waiting' | 'streaming' | 'tools' | 'error';
+
+export interface ChatSlice {
+  /** The conversation as sent to the model and logged. */
+  messages: Message[];
+  items: ChatItem[];
+  brokerState: BrokerState;
+  modelName: string;
+  lastUsage?: Usage;
+  tokensPerSecond?: number;
+}
+
+export interface PendingApproval {
+  request: ApprovalRequest;
+  /** When the frame appeared (ms); approval keys are ignored for a short while after. */
+  shownAt: number;
+  resolve: (answer: ApprovalAnswer) => void;
+}
+
+export interface PendingCommand {
+  command: ProposedCommand;
+  shownAt: number;
+  resolve: (answer: CommandAnswer) => void;
+}
+
+export interface ToolsSlice {
+  approvals: PendingApproval[];
+  commands: PendingCommand[];
+  /** Session rules added from the frame, for display (`alias__tool`, `alias__*`). */
+  sessionRules: string[];
+}
+
+export interface McpSlice {
+  servers: Record<string, ServerSnapshot>;
+  /** Display order: config order, then runtime connects. */
+  order: string[];
+}
+
+export type Focus = 'input' | 'sidebar' | 'chat';
+
+export interface UiSlice {
+  focus: Focus;
+  /** The user's wish; on narrow terminals the sidebar hides itself unless the user asked for it. */
+  sidebarVisible: boolean;
+  /** Set when the user toggled the sidebar on explicitly: it then stays even on a narrow terminal. */
+  sidebarPinned: boolean;
+  /** The input being typed. Kept apart from chat state so typing never re-renders the transcript. */
+  draft: string;
+  /** Lines scrolled up from the bottom; 0 = following new output. */
+  scrollOffset: number;
+  /** Set after a first Ctrl+C on an empty, idle input: a second press within a second quits. */
+  quitArmedAt?: number;
+  /** A transient one-line hint shown in the status bar. */
+  hint?: string;
+}

@@ -1,0 +1,96 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keys, makeScratchHome, TerminalSession } from '../helpers/terminal';
+
+let session: TerminalSession | undefined;
+afterEach(async () => {
+  await session?.dispose();
+  session = undefined;
+});
+
+describe('full-screen layout (built binary in a pseudo-terminal)', () => {
+  it('draws chat, sidebar, input and status bar at 120x40 on the alternate screen', async () => {
+    session = new TerminalSession({ cols: 120, rows: 40 });
+    const screen = await session.waitFor('MCP servers');
+    expect(await session.onAltScreen()).toBe(true);
+    const lines = await session.lines();
+    expect(lines).toHaveLength(40);
+    // Sidebar on the right, status bar on the last row with the default model.
+    expect(lines.findIndex((line) => line.includes('MCP servers'))).toBeLessThan(3);
+    expect(lines[39]).toMatch(/^local · idle · mcp 0\/0/);
+    expect(screen).toContain('Ctrl+D quit');
+    expect(lines.some((line) => line.includes('Ask anything'))).toBe(true);
+  });
+
+  it('fits 80x24 with the sidebar hidden, and brings it back with Ctrl+S', async () => {
+    session = new TerminalSession({ cols: 80, rows: 24 });
+    await session.waitFor('Ask anything');
+    let lines = await session.lines();
+    expect(lines.join('\n')).not.toContain('MCP servers');
+    expect(lines[23]).toMatch(/^local · idle/);
+    session.write(keys.ctrl('s'));
+    await session.waitFor('MCP servers');
+    lines = await session.lines();
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+  });
+
+  it('reflows when the terminal is resized', async () => {
+    session = new TerminalSession({ cols: 120, rows: 40 });
+    await session.waitFor('MCP servers');
+    session.resize(80, 24);
+    await session.waitFor((screen) => !screen.includes('MCP servers') && screen.split('\n')[23]?.startsWith('local · idle') === true);
+    session.resize(130, 30);
+    const screen = await session.waitFor('MCP servers');
+    expect(screen.split('\n')[29]).toMatch(/^local · idle/);
+  });
+
+  it('quits on Ctrl+D and leaves the terminal on the main screen with the cursor shown', async () => {
+    session = new TerminalSession({ cols: 100, rows: 30 });
+    await session.waitFor('Ask anything');
+    session.write(keys.ctrl('d'));
+    expect(await session.waitForExit()).toBe(0);
+    expect(await session.onAltScreen()).toBe(false);
+    const tail = session.raw.slice(session.raw.lastIndexOf('\x1b[?1049l') - 20);
+    expect(tail).toContain('\x1b[?25h');
+  });
+
+  it('Ctrl+C clears the input first, then quits on a second press within a second', async () => {
+    session = new TerminalSession({ cols: 100, rows: 30 });
+    await session.waitFor('Ask anything');
+    session.write('draft text');
+    await session.waitFor('draft text');
+    session.write(keys.ctrl('c'));
+    await session.waitFor((screen) => !screen.includes('draft text'));
+    session.write(keys.ctrl('c'));
+    await session.waitFor('press Ctrl+C again to quit');
+    session.write(keys.ctrl('c'));
+    expect(await session.waitForExit()).toBe(0);
+    expect(await session.onAltScreen()).toBe(false);
+  });
+
+  it('restores the terminal on SIGTERM and on SIGHUP', async () => {
+    for (const signal of ['SIGTERM', 'SIGHUP']) {
+      session = new TerminalSession({ cols: 100, rows: 30 });
+      await session.waitFor('Ask anything');
+      session.kill(signal);
+      await session.waitForExit();
+      expect(await session.onAltScreen(), signal).toBe(false);
+      expect(session.raw.endsWith('\x1b[?1049l'), signal).toBe(true);
+      await session.dispose();
+      session = undefined;
+    }
+  });
+
+  it('prints a one-line message naming file and key for a bad config, and exits 2', async () => {
+    const home = makeScratchHome();
+    const file = path.join(home, 'bad.json');
+    writeFileSync(file, JSON.stringify({ mcp: { servers: { boltzmann: { url: 'boltzmann:8080' } } } }));
+    session = new TerminalSession({ cols: 120, rows: 20, args: ['--config', file], home });
+    expect(await session.waitForExit()).toBe(2);
+    const screen = await session.screen();
+    expect(screen).toContain('bad.json: mcp.servers.boltzmann.url: expected a URL, got "boltzmann:8080"');
+    expect(screen).not.toMatch(/at .*\.js:\d+/);
+    expect(await session.onAltScreen()).toBe(false);
+  });
+});

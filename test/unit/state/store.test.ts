@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../../src/services/conversation/types';
+import type { ServerSnapshot } from '../../../src/services/mcp/types';
+import { selectIsBusy, selectServerCounts, selectServerList, sidebarShown } from '../../../src/state/selectors';
+import { createAppStore } from '../../../src/state/store';
+
+const server = (alias: string, state: ServerSnapshot['state']): ServerSnapshot => ({ alias, target: `http://${alias}`, state, tools: [], stderr: [] });
+
+describe('store factory', () => {
+  it('gives every caller a fresh store', () => {
+    const a = createAppStore();
+    const b = createAppStore();
+    a.getState().addStatus('info', 'only in a');
+    expect(a.getState().items).toHaveLength(1);
+    expect(b.getState().items).toHaveLength(0);
+  });
+});
+
+describe('chat slice', () => {
+  it('streams deltas into one assistant item, bumping its version, and closes it on done', () => {
+    const store = createAppStore({ modelName: 'local' });
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'request-start', depth: 0, model: 'local' });
+    expect(selectIsBusy(store.getState())).toBe(true);
+    apply({ type: 'reasoning-delta', text: 'think' });
+    apply({ type: 'text-delta', text: 'Hel' });
+    apply({ type: 'text-delta', text: 'lo' });
+    const [item] = store.getState().items;
+    expect(item).toMatchObject({ kind: 'assistant', text: 'Hello', reasoning: 'think', streaming: true, version: 2 });
+    apply({ type: 'done', finishReason: 'stop' });
+    expect(store.getState().items[0]).toMatchObject({ streaming: false });
+    expect(store.getState().brokerState).toBe('idle');
+  });
+
+  it('marks an answer that did not finish cleanly', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'text-delta', text: 'partial' });
+    apply({ type: 'done', finishReason: 'incomplete' });
+    expect(store.getState().items[0]).toMatchObject({ text: 'partial', endNote: 'incomplete' });
+  });
+
+  it('follows a tool call from frame to result, and a denied one stays denied', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'tool-call', call: { id: 'c1', wireName: 'builtin__calculator', rawArguments: '{"expression":"1+1"}' } });
+    apply({ type: 'tool-decision', id: 'c1', decision: { action: 'allow', by: 'user', scope: 'once' } });
+    apply({ type: 'tool-started', id: 'c1' });
+    apply({ type: 'tool-progress', id: 'c1', progress: { progress: 1, total: 2 } });
+    apply({ type: 'tool-result', id: 'c1', name: 'builtin__calculator', content: '2', isError: false, outcome: 'ok' });
+    expect(store.getState().items[0]).toMatchObject({ kind: 'tool', state: 'done', result: '2', progress: { progress: 1, total: 2 } });
+
+    apply({ type: 'tool-call', call: { id: 'c2', wireName: 'x__y', rawArguments: '{}' } });
+    apply({ type: 'tool-decision', id: 'c2', decision: { action: 'deny', by: 'user', reason: 'no' } });
+    apply({ type: 'tool-result', id: 'c2', name: 'x__y', content: '[aish] tool call denied by the user: no', isError: true, outcome: 'denied' });
+    expect(store.getState().items[1]).toMatchObject({ state: 'denied' });
+  });
+
+  it('collects CMD output and the exit code', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'command-proposed', command: { id: 'k1', command: 'ls' } });
+    apply({ type: 'command-started', id: 'k1', command: 'ls -la' });
+    apply({ type: 'command-output', id: 'k1', chunk: 'a\n' });
+    apply({ type: 'command-output', id: 'k1', chunk: 'b\n' });
+    apply({ type: 'command-exit', id: 'k1', exitCode: 0, timedOut: false, truncated: false });
+    expect(store.getState().items[0]).toMatchObject({ kind: 'command', command: 'ls -la', output: 'a\nb\n', exitCode: 0, state: 'done' });
+  });
+
+  it('keeps history messages in order and rebuilds the transcript from a resumed history', () => {
+    const store = createAppStore();
+    const at = new Date(0).toISOString();
+    const messages: Message[] = [
+      { id: 'u1', role: 'user', content: 'hi', at },
+      { id: 'a1', role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'builtin__calculator', arguments: '{}' }], at },
+      { id: 'r1', role: 'tool', toolCallId: 't1', name: 'builtin__calculator', content: '4', isError: false, at },
+      { id: 'a2', role: 'assistant', content: 'It is 4.', at },
+    ];
+    for (const message of messages) store.getState().applyConversationEvent({ type: 'message', message });
+    expect(store.getState().messages.map((m) => m.id)).toEqual(['u1', 'a1', 'r1', 'a2']);
+    const resumed = createAppStore();
+    resumed.getState().loadHistory(messages);
+    expect(resumed.getState().items.map((item) => item.kind)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(resumed.getState().items[2]).toMatchObject({ state: 'done', result: '4' });
+  });
+});
+
+describe('tools slice', () => {
+  it('queues approvals and resolves them in order', async () => {
+    const store = createAppStore();
+    const call = (id: string) => ({ call: { id, wireName: 'a__b', rawArguments: '{}' }, position: 1, count: 2 });
+    const first = store.getState().requestApproval(call('1'));
+    const second = store.getState().requestApproval(call('2'));
+    expect(store.getState().approvals).toHaveLength(2);
+    store.getState().answerApproval({ action: 'allow', scope: 'once' });
+    expect(await first).toEqual({ action: 'allow', scope: 'once' });
+    expect(store.getState().approvals[0]?.request.call.id).toBe('2');
+    store.getState().cancelPending();
+    expect(await second).toEqual({ action: 'deny', reason: 'cancelled' });
+  });
+});
+
+describe('mcp slice and selectors', () => {
+  it('tracks servers in order and counts the ready ones', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyMcpEvent;
+    apply({ type: 'server', snapshot: server('a', 'connecting') });
+    apply({ type: 'server', snapshot: server('b', 'ready') });
+    expect(selectServerCounts(store.getState())).toBe('1/2');
+    const before = selectServerList(store.getState());
+    expect(selectServerList(store.getState())).toBe(before);
+    apply({ type: 'server', snapshot: server('a', 'ready') });
+    expect(selectServerCounts(store.getState())).toBe('2/2');
+    expect(selectServerList(store.getState()).map((s) => s.alias)).toEqual(['a', 'b']);
+    apply({ type: 'removed', alias: 'a' });
+    expect(selectServerList(store.getState()).map((s) => s.alias)).toEqual(['b']);
+  });
+});
+
+describe('ui slice', () => {
+  it('hides the sidebar on narrow terminals unless pinned, and cycles focus around it', () => {
+    const store = createAppStore();
+    expect(sidebarShown(store.getState(), 120)).toBe(true);
+    expect(sidebarShown(store.getState(), 80)).toBe(false);
+    store.getState().toggleSidebar(false);
+    expect(sidebarShown(store.getState(), 80)).toBe(true);
+    store.getState().cycleFocus(1);
+    expect(store.getState().focus).toBe('sidebar');
+    store.getState().toggleSidebar(true);
+    expect(store.getState().focus).toBe('input');
+    store.getState().cycleFocus(1);
+    expect(store.getState().focus).toBe('chat');
+  });
+});
