@@ -3,14 +3,15 @@
 // loader, syntax highlighting, OAuth, stdio transport) stay behind dynamic imports and land in
 // separate chunks that are only read when used.
 import { build } from 'esbuild';
-import { chmod, readFile, rm } from 'node:fs/promises';
+import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
-const outdir = path.join(root, 'dist');
-
+const finalDir = path.join(root, 'dist');
+// Build next to dist/ and swap it in, so a test run that is using dist/ never sees it half-written.
+const outdir = path.join(root, `.dist-build-${process.pid}`);
 await rm(outdir, { recursive: true, force: true });
 
 await build({
@@ -42,3 +43,7 @@ await build({
 });
 
 await chmod(path.join(outdir, 'cli.js'), 0o755);
+const oldDir = path.join(root, `.dist-old-${process.pid}`);
+await rename(finalDir, oldDir).catch(() => {});
+await rename(outdir, finalDir);
+await rm(oldDir, { recursive: true, force: true });
