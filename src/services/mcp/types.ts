@@ -88,3 +88,20 @@ export interface McpService {
   callTool(alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome>;
   close(): Promise<void>;
 }
+
+/**
+ * What `createMcpManager` returns: the McpService contract plus the runtime-connect helpers the
+ * `:mcp` commands and the headless subcommands use.
+ */
+export interface McpManagerService extends McpService {
+  /**
+   * `:mcp connect <url> [alias]`. Without an alias one is made from the host name (deduplicated
+   * with -2, -3, ...). Throws McpInputError (one line for the user) for a bad URL or alias;
+   * server faults end in the snapshot's state like any connect.
+   */
+  connectUrl(url: string, alias?: string): Promise<ServerSnapshot>;
+  /** Removes a server from the list (a disconnected server otherwise stays listed). */
+  remove(alias: string): Promise<void>;
+  /** Resolves once no server is `connecting` or `needs-auth` (or after the timeout). */
+  settled(timeoutMs?: number): Promise<ServerSnapshot[]>;
+}

@@ -1,0 +1,86 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
+import { describeError, formatDuration, isTimeout } from './errors';
+import { flattenResult } from './flatten';
+import type { ServerSession } from './session';
+import type { CallToolOptions, ToolCallOutcome } from './types';
+import type { ArgumentValidator } from './validate';
+
+// seed §4: every call ends in text for the model, whatever went wrong. Nothing here throws.
+
+export const DISPATCH_FAILED = '[aish] tool dispatch failed: ';
+export const TRANSPORT_ERROR = '[aish] tool transport error: ';
+export const ARGUMENTS_INVALID = '[aish] tool arguments invalid: ';
+export const CANCELLED = '[aish] tool call cancelled by the user';
+
+/** Long operations report progress; the timeout counts silence, bounded overall by this factor. */
+const TOTAL_TIMEOUT_FACTOR = 10;
+
+export interface CallContext {
+  validator: ArgumentValidator;
+  /** Media types already announced for a server, so the notice appears once. */
+  announced: Set<string>;
+}
+
+function outcome(kind: ToolCallOutcome['kind'], content: string, isError = true, notices?: string[]): ToolCallOutcome {
+  return notices && notices.length > 0 ? { kind, content, isError, notices } : { kind, content, isError };
+}
+
+export async function callSessionTool(
+  session: ServerSession,
+  tool: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+  context: CallContext,
+): Promise<ToolCallOutcome> {
+  const alias = session.alias;
+  const connection = session.connection;
+  if (!connection || session.snapshot.state !== 'ready') {
+    const why = session.snapshot.error ? `${session.snapshot.state}: ${session.snapshot.error}` : session.snapshot.state;
+    return outcome('transport-error', `${TRANSPORT_ERROR}server ${JSON.stringify(alias)} is not connected (${why})`);
+  }
+  const info = session.snapshot.tools.find((candidate) => candidate.name === tool);
+  if (info) {
+    const problem = context.validator.problem(info.inputSchema, args);
+    if (problem) return outcome('invalid-arguments', `${ARGUMENTS_INVALID}${problem}`);
+  }
+  if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
+
+  const timeoutMs = options.timeoutMs ?? session.toolTimeoutMs;
+  try {
+    const result = await connection.client.callTool(
+      { name: tool, arguments: args },
+      {
+        signal: options.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeoutMs * TOTAL_TIMEOUT_FACTOR,
+        ...(options.onProgress
+          ? {
+              onprogress: (progress: { progress: number; total?: number; message?: string }) =>
+                options.onProgress?.({
+                  progress: progress.progress,
+                  ...(progress.total !== undefined ? { total: progress.total } : {}),
+                  ...(progress.message !== undefined ? { message: progress.message } : {}),
+                }),
+            }
+          : {}),
+      },
+    );
+    const flat = flattenResult(result as never);
+    const notices: string[] = [];
+    for (const mime of new Set(flat.binary)) {
+      const key = `${alias}\u0000${mime}`;
+      if (context.announced.has(key)) continue;
+      context.announced.add(key);
+      notices.push(`${alias}__${tool} returned ${mime} content; the model sees a placeholder`);
+    }
+    const isError = result.isError === true;
+    const text = flat.text.length > 0 ? flat.text : isError ? '[aish] the tool reported an error without any text' : '(no output)';
+    return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
+  } catch (error) {
+    if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
+    if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}timed out after ${formatDuration(timeoutMs)}`);
+    if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
+    return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
+  }
+}

@@ -1,0 +1,144 @@
+import { Client, type FetchLike, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
+import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config/schema';
+import { startBuiltinServer } from '../builtin/index';
+import { httpStatusOf } from './errors';
+import type { AishOAuthProvider } from './oauth';
+import type { ResolvedMcpOptions } from './options';
+import type { StderrTail } from './stderr';
+import { sseTransport, stdioTransport, streamableTransport } from './transports';
+import type { TransportKind } from './types';
+
+// Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
+// to the legacy SSE transport when the server does not know the first POST.
+
+export type SessionSpec = { kind: 'config'; config: ServerConfig } | { kind: 'builtin' };
+
+export interface Connection {
+  client: Client;
+  transport: Transport;
+  kind: TransportKind;
+  close(): Promise<void>;
+}
+
+export interface OpenContext {
+  options: ResolvedMcpOptions;
+  timeoutMs: number;
+  stderr: StderrTail;
+  onStderr: () => void;
+  listChanged: ListChangedHandlers;
+  /** Static Authorization header value (from authToken/authEnv), if any. */
+  bearer?: string;
+  oauth?: AishOAuthProvider;
+  /** Every transport created, so a timed-out attempt can be torn down from outside. */
+  track: (transport: Transport) => void;
+  /** The HTTP transport of the last attempt (OAuth completion needs the same one). */
+  onHttpTransport?: (transport: { finishAuth(params: URLSearchParams): Promise<void> }) => void;
+  /** Status of the last HTTP response from the server, to explain OAuth failures after a 401. */
+  recordStatus: (status: number) => void;
+}
+
+function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
+  return new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: {}, listChanged });
+}
+
+/** Wraps fetch to remember the status of the server's answers (only for the MCP URL itself). */
+function recordingFetch(base: FetchLike, url: URL, record: (status: number) => void): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const target = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
+    if (target.split('?')[0] === url.href.split('?')[0]) record(response.status);
+    return response;
+  };
+}
+
+async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
+  context.track(transport);
+  await client.connect(transport, { timeout: context.timeoutMs });
+}
+
+async function openHttp(config: HttpServerConfig, context: OpenContext): Promise<Connection> {
+  const url = new URL(config.url);
+  const headers: Record<string, string> = { ...config.headers };
+  if (context.bearer) headers.Authorization = `Bearer ${context.bearer}`;
+  const fetchImpl = recordingFetch(context.options.fetch ?? fetch, url, context.recordStatus);
+  const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
+
+  const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
+    const client = newClient(context.options, context.listChanged);
+    const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
+    context.onHttpTransport?.(transport);
+    try {
+      await connectClient(client, transport, context);
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
+    return { client, transport, kind, close: () => client.close() };
+  };
+
+  if (config.transport === 'sse') return attempt('sse');
+  if (config.transport === 'http') return attempt('streamable-http');
+  try {
+    return await attempt('streamable-http');
+  } catch (error) {
+    // Only a server that does not know the POST (404/405) gets the legacy transport: a timeout
+    // or a refused connection would fail the same way there.
+    const status = httpStatusOf(error);
+    if (status !== 404 && status !== 405) throw error;
+    return attempt('sse');
+  }
+}
+
+export async function openConnection(spec: SessionSpec, context: OpenContext): Promise<Connection> {
+  if (spec.kind === 'builtin') {
+    const builtin = await startBuiltinServer({ version: context.options.clientVersion });
+    const client = newClient(context.options, context.listChanged);
+    try {
+      await connectClient(client, builtin.transport, context);
+    } catch (error) {
+      await builtin.close().catch(() => {});
+      throw error;
+    }
+    return {
+      client,
+      transport: builtin.transport,
+      kind: 'in-memory',
+      close: async () => {
+        await client.close().catch(() => {});
+        await builtin.close().catch(() => {});
+      },
+    };
+  }
+  const config = spec.config;
+  if (!isStdioServer(config)) return openHttp(config, context);
+
+  const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes);
+  const stream = transport.stderr;
+  stream?.on('data', (chunk: Buffer | string) => {
+    context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    context.onStderr();
+  });
+  const client = newClient(context.options, context.listChanged);
+  try {
+    await connectClient(client, transport, context);
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return { client, transport, kind: 'stdio', close: () => client.close() };
+}
+
+/** What the sidebar shows as the server's address; credentials in a URL are never shown. */
+export function describeTarget(spec: SessionSpec): string {
+  if (spec.kind === 'builtin') return 'built-in';
+  const config = spec.config;
+  if (isStdioServer(config)) return [config.command, ...(config.args ?? [])].join(' ');
+  try {
+    const url = new URL(config.url);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return config.url;
+  }
+}

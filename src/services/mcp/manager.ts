@@ -1,0 +1,171 @@
+import { aliasProblem, httpServerSchema, type ServerConfig } from '../config/schema';
+import { BUILTIN_ALIAS } from '../builtin/index';
+import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
+import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
+import { ServerSession } from './session';
+import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from './types';
+import { ArgumentValidator } from './validate';
+
+/** A mistake in what the user asked for (bad alias, bad URL); the message is one line for them. */
+export class McpInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpInputError';
+  }
+}
+
+/** An alias from a URL's host name: `mcp.example.com` -> `mcp-example-com`, `127.0.0.1:8080` -> `127-0-0-1-8080`. */
+export function aliasFromUrl(url: URL): string {
+  const host = url.port ? `${url.hostname}-${url.port}` : url.hostname;
+  const cleaned = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/[^A-Za-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 28)
+    .replace(/-$/, '');
+  return cleaned || 'server';
+}
+
+class McpManager implements McpManagerService {
+  private readonly options: ResolvedMcpOptions;
+  private readonly sessions = new Map<string, ServerSession>();
+  private readonly listeners = new Set<(event: McpEvent) => void>();
+  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set() };
+
+  constructor(options: McpManagerOptions) {
+    this.options = resolveOptions(options);
+  }
+
+  private emit = (event: McpEvent): void => {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A failing subscriber must not break the others or the session that emitted.
+      }
+    }
+  };
+
+  servers(): ServerSnapshot[] {
+    return [...this.sessions.values()].map((session) => session.snapshot);
+  }
+
+  subscribe(listener: (event: McpEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private session(alias: string, spec: ServerSession['spec']): ServerSession {
+    const existing = this.sessions.get(alias);
+    if (existing && JSON.stringify(existing.spec) === JSON.stringify(spec)) return existing;
+    if (existing) void existing.close();
+    const session = new ServerSession(alias, spec, { options: this.options, emit: this.emit });
+    this.sessions.set(alias, session);
+    return session;
+  }
+
+  async connect(alias: string, config: ServerConfig): Promise<ServerSnapshot> {
+    const problem = aliasProblem(alias);
+    if (problem) throw new McpInputError(problem);
+    return this.session(alias, { kind: 'config', config }).connect();
+  }
+
+  async connectUrl(url: string, alias?: string): Promise<ServerSnapshot> {
+    const parsed = httpServerSchema.safeParse({ url });
+    if (!parsed.success) throw new McpInputError(`not an http(s) URL: ${JSON.stringify(url)}`);
+    let chosen = alias;
+    if (chosen !== undefined) {
+      const problem = aliasProblem(chosen);
+      if (problem) throw new McpInputError(problem);
+      const existing = this.sessions.get(chosen);
+      if (existing && (existing.snapshot.state === 'ready' || existing.snapshot.state === 'connecting')) {
+        throw new McpInputError(`alias ${JSON.stringify(chosen)} is already in use (disconnect it first or pick another alias)`);
+      }
+    } else {
+      const base = aliasFromUrl(new URL(url));
+      chosen = base;
+      for (let n = 2; this.isTaken(chosen, url); n += 1) chosen = `${base}-${n}`;
+    }
+    return this.connect(chosen, parsed.data);
+  }
+
+  private isTaken(alias: string, url: string): boolean {
+    const existing = this.sessions.get(alias);
+    if (!existing) return alias === BUILTIN_ALIAS;
+    const config = existing.config;
+    // Connecting the same URL again under its own alias is a reconnect, not a clash.
+    return !(config && 'url' in config && config.url === url);
+  }
+
+  connectAll(servers: Record<string, ServerConfig>): void {
+    const entries = Object.entries(servers).filter(([, config]) => !config.disabled);
+    if (this.options.builtin) {
+      if (servers[BUILTIN_ALIAS]) {
+        this.emit({ type: 'status', alias: BUILTIN_ALIAS, level: 'warn', message: `mcp: a configured server is named "${BUILTIN_ALIAS}"; the built-in tools are not started` });
+      } else {
+        void this.session(BUILTIN_ALIAS, { kind: 'builtin' }).connect();
+      }
+    }
+    // All at once, in the background: each session reports its own progress through events.
+    for (const [alias, config] of entries) {
+      const problem = aliasProblem(alias);
+      if (problem) {
+        this.emit({ type: 'status', alias, level: 'error', message: `mcp: ${problem}` });
+        continue;
+      }
+      void this.session(alias, { kind: 'config', config }).connect();
+    }
+  }
+
+  async reconnect(alias: string): Promise<ServerSnapshot> {
+    const session = this.sessions.get(alias);
+    if (!session) throw new McpInputError(`no MCP server named ${JSON.stringify(alias)}`);
+    return session.connect();
+  }
+
+  async disconnect(alias: string): Promise<void> {
+    const session = this.sessions.get(alias);
+    if (!session) throw new McpInputError(`no MCP server named ${JSON.stringify(alias)}`);
+    await session.disconnect();
+  }
+
+  /** Removes a server from the list entirely (after closing it). */
+  async remove(alias: string): Promise<void> {
+    const session = this.sessions.get(alias);
+    if (!session) return;
+    this.sessions.delete(alias);
+    await session.close();
+    this.emit({ type: 'removed', alias });
+  }
+
+  /** Resolves when no server is connecting or waiting for authorization (or after `timeoutMs`). */
+  async settled(timeoutMs = this.options.connectTimeoutMs + 1_000): Promise<ServerSnapshot[]> {
+    await Promise.all([...this.sessions.values()].map((session) => session.settled(timeoutMs)));
+    return this.servers();
+  }
+
+  async callTool(alias: string, tool: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolCallOutcome> {
+    const session = this.sessions.get(alias);
+    if (!session) {
+      return { kind: 'unknown-server', content: `${DISPATCH_FAILED}no MCP server named ${JSON.stringify(alias)}`, isError: true };
+    }
+    try {
+      const result = await callSessionTool(session, tool, args, options, this.calls);
+      for (const notice of result.notices ?? []) this.emit({ type: 'status', alias, level: 'info', message: notice });
+      return result;
+    } catch (error) {
+      // callSessionTool does not throw; this only guards the promise that a call is always answered.
+      return { kind: 'transport-error', content: session.redact(`${TRANSPORT_ERROR}${(error as Error).message}`), isError: true };
+    }
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    await Promise.all(sessions.map((session) => session.close()));
+  }
+}
+
+export function createMcpManager(options: McpManagerOptions): McpManagerService {
+  return new McpManager(options);
+}

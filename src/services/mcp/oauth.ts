@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { OAuthStore } from './oauth-store';
+
+// OAuth 2.0 authorization code + PKCE through the SDK's provider interface. The SDK does discovery,
+// registration, PKCE, token exchange and refresh; this class keeps the results on disk and runs the
+// loopback redirect (RFC 8252 §7.3: the browser returns to http://127.0.0.1:<port>/callback).
+
+export const CALLBACK_PATH = '/callback';
+const AUTHORIZATION_WAIT_MS = 5 * 60_000;
+
+export interface OAuthSettings {
+  clientName: string;
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  /** Loopback port for the redirect; chosen before the flow starts (0 is resolved by the caller). */
+  callbackPort: number;
+}
+
+/** Finds a free loopback port (the redirect URL must be known before the flow begins). */
+export async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const PAGE = (message: string) =>
+  `<!doctype html><meta charset="utf-8"><title>aish-tui</title><body style="font-family:sans-serif;margin:3em"><p>${message}</p></body>`;
+
+export class AishOAuthProvider implements OAuthClientProvider {
+  private verifier: string | undefined;
+  private expectedState: string | undefined;
+  private callbackServer: Server | undefined;
+  /** Resolves with the callback's query once the user has authorized in the browser. */
+  pendingAuthorization: Promise<URLSearchParams> | undefined;
+  /** The URL the user must open, while an authorization is pending. */
+  authorizationUrl: string | undefined;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly settings: OAuthSettings,
+    private readonly onAuthorizationUrl: (url: string) => void,
+  ) {}
+
+  get redirectUrl(): string {
+    return `http://127.0.0.1:${this.settings.callbackPort}${CALLBACK_PATH}`;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.settings.clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.settings.clientSecret ? 'client_secret_post' : 'none',
+      ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
+    } as OAuthClientMetadata;
+  }
+
+  state(): string {
+    this.expectedState = randomBytes(16).toString('base64url');
+    return this.expectedState;
+  }
+
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    if (this.settings.clientId) {
+      return {
+        client_id: this.settings.clientId,
+        ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}),
+      } as StoredOAuthClientInformation;
+    }
+    return this.store.read().clientInformation as StoredOAuthClientInformation | undefined;
+  }
+
+  saveClientInformation(info: StoredOAuthClientInformation): void {
+    this.store.update((state) => ({ ...state, clientInformation: info as Record<string, unknown> }));
+  }
+
+  tokens(): StoredOAuthTokens | undefined {
+    return this.store.read().tokens as StoredOAuthTokens | undefined;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens): void {
+    const expiresIn = (tokens as { expires_in?: unknown }).expires_in;
+    const expiresAt = typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : undefined;
+    this.store.update((state) => ({ ...state, tokens: tokens as StoredOAuthState['tokens'], expiresAt }));
+  }
+
+  /** True when an access token is stored but expired (or about to), and a refresh token exists. */
+  needsRefresh(marginMs = 60_000): boolean {
+    const state = this.store.read();
+    return Boolean(state.tokens?.refresh_token && state.expiresAt !== undefined && state.expiresAt - marginMs <= Date.now());
+  }
+
+  hasTokens(): boolean {
+    return Boolean(this.store.read().tokens?.access_token);
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.authorizationUrl = authorizationUrl.toString();
+    this.pendingAuthorization = this.listenForCallback();
+    // The waiting is observed by the session; an unobserved rejection must not crash the process.
+    this.pendingAuthorization.catch(() => {});
+    this.onAuthorizationUrl(this.authorizationUrl);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no PKCE code verifier: the authorization was not started by this process');
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.store.update((stored) => ({ ...stored, discoveryState: state as unknown as Record<string, unknown> }));
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.store.read().discoveryState as OAuthDiscoveryState | undefined;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'verifier') {
+      this.verifier = undefined;
+      return;
+    }
+    this.store.update((state) => ({
+      serverUrl: state.serverUrl,
+      clientInformation: scope === 'all' || scope === 'client' ? undefined : state.clientInformation,
+      tokens: scope === 'all' || scope === 'tokens' ? undefined : state.tokens,
+      expiresAt: scope === 'all' || scope === 'tokens' ? undefined : state.expiresAt,
+      discoveryState: scope === 'all' || scope === 'discovery' ? undefined : state.discoveryState,
+    }));
+  }
+
+  secrets(): string[] {
+    return [...this.store.secrets(), ...(this.verifier ? [this.verifier] : [])];
+  }
+
+  /** Stops waiting for a browser callback. */
+  cancel(): void {
+    this.callbackServer?.close();
+    this.callbackServer = undefined;
+  }
+
+  private listenForCallback(): Promise<URLSearchParams> {
+    this.cancel();
+    return new Promise((resolve, reject) => {
+      const server = createServer((request, response) => {
+        const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+        if (url.pathname !== CALLBACK_PATH) {
+          response.writeHead(404).end();
+          return;
+        }
+        const params = url.searchParams;
+        const finish = (status: number, message: string) => {
+          response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(PAGE(message));
+          done();
+        };
+        if (this.expectedState !== undefined && params.get('state') !== this.expectedState) {
+          finish(400, 'The authorization response did not match the request (state mismatch). Try again from aish-tui.');
+          reject(new Error('authorization callback had the wrong state parameter'));
+          return;
+        }
+        const error = params.get('error');
+        if (error) {
+          finish(400, 'Authorization was not granted. You can close this tab.');
+          reject(new Error(`authorization was not granted (${error.slice(0, 60)})`));
+          return;
+        }
+        if (!params.get('code')) {
+          finish(400, 'The authorization response carried no code.');
+          reject(new Error('authorization callback carried no code'));
+          return;
+        }
+        finish(200, 'Authorization complete. You can close this tab and return to aish-tui.');
+        resolve(params);
+      });
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no authorization within ${AUTHORIZATION_WAIT_MS / 60_000} minutes`));
+      }, AUTHORIZATION_WAIT_MS);
+      timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        server.close();
+        server.closeAllConnections?.();
+        if (this.callbackServer === server) this.callbackServer = undefined;
+      };
+      server.once('error', (error) => {
+        done();
+        reject(new Error(`cannot listen for the authorization callback on 127.0.0.1:${this.settings.callbackPort}: ${(error as Error).message}`));
+      });
+      server.on('close', () => reject(new Error('authorization cancelled')));
+      server.listen(this.settings.callbackPort, '127.0.0.1');
+      server.unref();
+      this.callbackServer = server;
+    });
+  }
+}
+
+type StoredOAuthState = import('./oauth-store').StoredOAuthState;

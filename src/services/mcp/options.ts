@@ -1,0 +1,91 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { AppConfig } from '../config/load';
+import type { SchemaLimits } from '../tools/names';
+
+export interface McpLimits extends SchemaLimits {
+  /** Longest line (one JSON-RPC message) a stdio server may write. */
+  stdioMaxLineBytes: number;
+}
+
+export interface McpManagerOptions {
+  /** Directory for OAuth registrations and tokens (config.paths.stateDir). */
+  stateDir: string;
+  clientVersion: string;
+  clientName?: string;
+  /** Environment for `authEnv` lookups and the stdio servers' minimal environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Start the built-in server (alias `builtin`) with connectAll. */
+  builtin?: boolean;
+  /** Default tool-call timeout (silence; progress notifications restart it). */
+  toolTimeoutMs?: number;
+  /** Default time allowed for connecting and listing tools. */
+  connectTimeoutMs?: number;
+  limits?: Partial<McpLimits>;
+  /** Opens an authorization URL for the user; the default tries the system browser and never throws. */
+  openUrl?: (url: string) => Promise<void>;
+  /** fetch for HTTP servers (tests may count requests); defaults to the global fetch. */
+  fetch?: FetchLike;
+}
+
+export interface ResolvedMcpOptions {
+  stateDir: string;
+  clientName: string;
+  clientVersion: string;
+  env: NodeJS.ProcessEnv;
+  builtin: boolean;
+  toolTimeoutMs: number;
+  connectTimeoutMs: number;
+  limits: McpLimits;
+  openUrl: (url: string) => Promise<void>;
+  fetch: FetchLike | undefined;
+}
+
+export const DEFAULT_LIMITS: McpLimits = {
+  stdioMaxLineBytes: 8 * 1024 * 1024,
+  inputSchemaBytes: 64 * 1024,
+  inputSchemaDepth: 32,
+};
+
+/** Tries the system browser; a machine without one (ssh, CI, containers) is not an error. */
+export async function openInBrowser(url: string): Promise<void> {
+  try {
+    const { default: open } = await import('open');
+    const child = await open(url, { wait: false });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // The URL was shown to the user as well; opening it is only a convenience.
+  }
+}
+
+export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
+  return {
+    stateDir: options.stateDir,
+    clientName: options.clientName ?? 'aish-tui',
+    clientVersion: options.clientVersion,
+    env: options.env ?? process.env,
+    builtin: options.builtin ?? false,
+    toolTimeoutMs: options.toolTimeoutMs ?? 120_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    openUrl: options.openUrl ?? openInBrowser,
+    fetch: options.fetch,
+  };
+}
+
+/** The manager's options as the app's configuration sets them. */
+export function mcpOptionsFromConfig(config: AppConfig, clientVersion: string, env: NodeJS.ProcessEnv = process.env): McpManagerOptions {
+  return {
+    stateDir: config.paths.stateDir,
+    clientVersion,
+    env,
+    builtin: config.builtin,
+    toolTimeoutMs: config.mcp.toolTimeoutMs,
+    connectTimeoutMs: config.mcp.connectTimeoutMs,
+    limits: {
+      stdioMaxLineBytes: config.limits.stdioMaxLineBytes,
+      inputSchemaBytes: config.limits.inputSchemaBytes,
+      inputSchemaDepth: config.limits.inputSchemaDepth,
+    },
+  };
+}

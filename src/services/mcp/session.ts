@@ -1,0 +1,361 @@
+import { auth, LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { isStdioServer } from '../config/schema';
+import { schemaProblem } from '../tools/names';
+import { describeTarget, openConnection, type Connection, type SessionSpec } from './connection';
+import { describeError, formatDuration, isUnauthorized, redact } from './errors';
+import { AishOAuthProvider, freeLoopbackPort } from './oauth';
+import { OAuthStore } from './oauth-store';
+import type { ResolvedMcpOptions } from './options';
+import { StderrTail } from './stderr';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
+
+// One server: its connection, its status snapshot, its tools. Every state change produces a new
+// immutable snapshot that the manager forwards to its subscribers.
+
+const MAX_TOOLS = 1_000;
+const STDERR_EMIT_INTERVAL_MS = 250;
+
+export interface SessionContext {
+  options: ResolvedMcpOptions;
+  emit: (event: McpEvent) => void;
+}
+
+class ConnectTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${formatDuration(ms)}`);
+  }
+}
+
+export function toolInfo(tool: Tool): McpToolInfo {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+  };
+}
+
+export class ServerSession {
+  snapshot: ServerSnapshot;
+  connection: Connection | undefined;
+  private generation = 0;
+  private stderr = new StderrTail();
+  private stderrTimer: NodeJS.Timeout | undefined;
+  private opening: Transport[] = [];
+  private oauth: AishOAuthProvider | undefined;
+  private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
+  private closed = false;
+
+  constructor(
+    readonly alias: string,
+    readonly spec: SessionSpec,
+    private readonly context: SessionContext,
+  ) {
+    this.snapshot = { alias, target: describeTarget(spec), state: 'disconnected', tools: [], stderr: [] };
+  }
+
+  get config() {
+    return this.spec.kind === 'config' ? this.spec.config : undefined;
+  }
+
+  get toolTimeoutMs(): number {
+    return this.config?.timeoutMs ?? this.context.options.toolTimeoutMs;
+  }
+
+  /** Known secrets of this server, scrubbed from every message. */
+  secrets(): string[] {
+    const config = this.config;
+    const values: string[] = [];
+    if (config && !isStdioServer(config)) {
+      if (config.authToken) values.push(config.authToken);
+      if (config.authEnv && this.context.options.env[config.authEnv]) values.push(this.context.options.env[config.authEnv]!);
+      for (const value of Object.values(config.headers ?? {})) values.push(value);
+      if (config.oauth?.clientSecret) values.push(config.oauth.clientSecret);
+    }
+    if (config && isStdioServer(config)) values.push(...Object.values(config.env ?? {}));
+    if (this.oauth) values.push(...this.oauth.secrets());
+    return values;
+  }
+
+  redact(text: string): string {
+    return redact(text, this.secrets());
+  }
+
+  private update(change: Partial<ServerSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change };
+    if (!this.closed) this.context.emit({ type: 'server', snapshot: this.snapshot });
+  }
+
+  private status(level: 'info' | 'warn' | 'error', message: string): void {
+    if (!this.closed) this.context.emit({ type: 'status', alias: this.alias, level, message: this.redact(message) });
+  }
+
+  private scheduleStderrUpdate(): void {
+    if (this.stderrTimer) return;
+    this.stderrTimer = setTimeout(() => {
+      this.stderrTimer = undefined;
+      this.update({ stderr: this.stderr.snapshot() });
+    }, STDERR_EMIT_INTERVAL_MS);
+    this.stderrTimer.unref();
+  }
+
+  private bearerToken(): string | undefined {
+    const config = this.config;
+    if (!config || isStdioServer(config)) return undefined;
+    if (config.authToken) return config.authToken;
+    if (config.authEnv) {
+      const value = this.context.options.env[config.authEnv];
+      if (value) return value;
+      this.status('warn', `mcp ${this.alias}: $${config.authEnv} is not set; connecting without a token`);
+    }
+    return undefined;
+  }
+
+  private async oauthProvider(): Promise<AishOAuthProvider | undefined> {
+    const config = this.config;
+    if (!config || isStdioServer(config)) return undefined;
+    if (!this.oauth) {
+      const store = new OAuthStore(this.context.options.stateDir, this.alias, config.url);
+      const registered = store.read().clientInformation as { redirect_uris?: unknown } | undefined;
+      // Keep the port of an existing registration: its redirect URI was registered with it.
+      const registeredPort = Array.isArray(registered?.redirect_uris) ? Number(new URL(String(registered.redirect_uris[0])).port) : NaN;
+      const port = config.oauth?.callbackPort || (Number.isInteger(registeredPort) && registeredPort > 0 ? registeredPort : await freeLoopbackPort());
+      this.oauth = new AishOAuthProvider(
+        store,
+        {
+          clientName: this.context.options.clientName,
+          clientId: config.oauth?.clientId,
+          clientSecret: config.oauth?.clientSecret,
+          scopes: config.oauth?.scopes,
+          callbackPort: port,
+        },
+        (url) => {
+          this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);
+          void this.context.options.openUrl(url);
+        },
+      );
+    }
+    return this.oauth;
+  }
+
+  /** Refreshes an expired OAuth token before connecting, so a reconnect does not start with a 401. */
+  private async refreshIfNeeded(oauth: AishOAuthProvider | undefined): Promise<void> {
+    const config = this.config;
+    if (!oauth || !config || isStdioServer(config) || !oauth.needsRefresh()) return;
+    try {
+      await auth(oauth, { serverUrl: config.url, fetchFn: this.context.options.fetch });
+    } catch (error) {
+      this.status('warn', `mcp ${this.alias}: token refresh failed (${describeError(error)}); trying the stored token`);
+    }
+  }
+
+  /** Connects (closing any previous connection); resolves with the resulting snapshot. */
+  async connect(): Promise<ServerSnapshot> {
+    this.closed = false;
+    const generation = ++this.generation;
+    this.oauth?.cancel();
+    // The new state is visible at once (before anything is awaited): the UI shows `connecting`.
+    const previous = this.connection;
+    this.connection = undefined;
+    this.stderr = new StderrTail();
+    this.update({
+      state: 'connecting',
+      error: undefined,
+      authUrl: undefined,
+      tools: [],
+      stderr: [],
+      transport: undefined,
+      protocolVersion: undefined,
+      serverName: undefined,
+      serverVersion: undefined,
+      connectMs: undefined,
+    });
+    if (previous) await previous.close().catch(() => {});
+    const started = performance.now();
+    const timeoutMs = this.config?.connectTimeoutMs ?? this.context.options.connectTimeoutMs;
+    let lastStatus: number | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const bearer = this.bearerToken();
+    const oauth = bearer ? undefined : await this.oauthProvider();
+    const attempt = (async () => {
+      await this.refreshIfNeeded(oauth);
+      const connection = await openConnection(this.spec, {
+        options: this.context.options,
+        timeoutMs,
+        stderr: this.stderr,
+        onStderr: () => this.scheduleStderrUpdate(),
+        listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(generation, error, tools) } },
+        bearer,
+        oauth,
+        track: (transport) => this.opening.push(transport),
+        onHttpTransport: (transport) => {
+          this.pendingAuthTransport = transport;
+        },
+        recordStatus: (status) => {
+          lastStatus = status;
+        },
+      });
+      const listed = await connection.client.listTools(undefined, { timeout: timeoutMs });
+      return { connection, tools: listed.tools };
+    })();
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
+      });
+      const { connection, tools } = await Promise.race([attempt, timeout]);
+      if (generation !== this.generation) {
+        await connection.close().catch(() => {});
+        return this.snapshot;
+      }
+      return this.becomeReady(connection, tools, performance.now() - started, generation);
+    } catch (error) {
+      // A timed-out attempt may still finish later: whatever it opened is closed.
+      attempt.then((late) => late.connection.close().catch(() => {}), () => {});
+      await this.closeOpening();
+      if (generation !== this.generation) return this.snapshot;
+      return this.fail(error, lastStatus, timeoutMs, generation);
+    } finally {
+      clearTimeout(timer);
+      this.opening = [];
+    }
+  }
+
+  private becomeReady(connection: Connection, tools: Tool[], elapsedMs: number, generation: number): ServerSnapshot {
+    this.connection = connection;
+    const client = connection.client;
+    client.onclose = () => this.onConnectionClosed(generation);
+    client.onerror = () => {
+      // Transport hiccups (a dropped notification stream, a retry) are not failures of the
+      // session; a real failure shows up as a close or as a failed call.
+    };
+    const negotiated = client.getNegotiatedProtocolVersion();
+    if (negotiated && negotiated !== LATEST_PROTOCOL_VERSION) {
+      this.status('warn', `mcp ${this.alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
+    }
+    const server = client.getServerVersion();
+    this.update({
+      state: 'ready',
+      transport: connection.kind,
+      protocolVersion: negotiated,
+      serverName: server?.name,
+      serverVersion: server?.version,
+      connectMs: Math.round(elapsedMs),
+      tools: this.acceptTools(tools),
+      stderr: this.stderr.snapshot(),
+    });
+    return this.snapshot;
+  }
+
+  private acceptTools(tools: Tool[]): McpToolInfo[] {
+    if (tools.length > MAX_TOOLS) {
+      this.status('warn', `mcp ${this.alias}: server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
+    }
+    const infos = tools.slice(0, MAX_TOOLS).map(toolInfo);
+    for (const info of infos) {
+      const problem = schemaProblem(info.inputSchema, this.context.options.limits);
+      if (problem) this.status('warn', `mcp ${this.alias}: ${this.alias}__${info.name} withheld from the model: ${problem}`);
+    }
+    return infos;
+  }
+
+  private onToolsChanged(generation: number, error: Error | null, tools: Tool[] | null): void {
+    if (generation !== this.generation || this.snapshot.state !== 'ready') return;
+    if (error || !tools) {
+      this.status('warn', `mcp ${this.alias}: re-listing tools failed: ${describeError(error)}`);
+      return;
+    }
+    this.update({ tools: this.acceptTools(tools) });
+    this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
+  }
+
+  private onConnectionClosed(generation: number): void {
+    if (generation !== this.generation || this.closed) return;
+    if (this.snapshot.state !== 'ready') return;
+    this.connection = undefined;
+    const last = this.stderr.lastLine();
+    const reason = this.spec.kind === 'config' && isStdioServer(this.spec.config) ? 'the server process exited' : 'the connection was closed';
+    this.update({ state: 'error', error: this.redact(last ? `${reason}: ${last}` : reason), tools: [], stderr: this.stderr.snapshot() });
+    this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+  }
+
+  private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number): ServerSnapshot {
+    const oauth = this.oauth;
+    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
+      this.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.stderr.snapshot() });
+      this.awaitAuthorization(oauth, generation);
+      return this.snapshot;
+    }
+    let line = error instanceof ConnectTimeout ? error.message : describeError(error, timeoutMs);
+    if (lastStatus === 401 && !/^HTTP 401/.test(line)) {
+      line = this.config && !isStdioServer(this.config) && (this.config.authToken || this.config.authEnv)
+        ? `HTTP 401 (the token was not accepted)`
+        : `HTTP 401 (authorization failed: ${line}; set authToken or authEnv for a static token)`;
+    }
+    const last = this.stderr.lastLine();
+    if (this.spec.kind === 'config' && isStdioServer(this.spec.config) && last && !line.includes(last)) line = `${line} (stderr: ${last})`;
+    this.update({ state: 'error', error: this.redact(line), stderr: this.stderr.snapshot() });
+    this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+    return this.snapshot;
+  }
+
+  /** After the browser comes back to the loopback callback: exchange the code, then connect again. */
+  private awaitAuthorization(oauth: AishOAuthProvider, generation: number): void {
+    const transport = this.pendingAuthTransport;
+    oauth.pendingAuthorization
+      ?.then(async (params) => {
+        if (generation !== this.generation || this.closed || !transport) return;
+        await transport.finishAuth(params);
+        this.status('info', `mcp ${this.alias}: authorized; connecting`);
+        await this.connect();
+      })
+      .catch((error: unknown) => {
+        if (generation !== this.generation || this.closed) return;
+        this.update({ state: 'error', error: this.redact(`authorization failed: ${describeError(error)}`), authUrl: undefined });
+        this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+      });
+  }
+
+  /** Resolves once this session is no longer connecting or waiting for authorization (or on timeout). */
+  settled(timeoutMs: number): Promise<ServerSnapshot> {
+    return new Promise((resolve) => {
+      const deadline = Date.now() + timeoutMs;
+      const check = () => {
+        if ((this.snapshot.state !== 'connecting' && this.snapshot.state !== 'needs-auth') || Date.now() >= deadline) resolve(this.snapshot);
+        else setTimeout(check, 50);
+      };
+      check();
+    });
+  }
+
+  private async closeOpening(): Promise<void> {
+    const transports = this.opening;
+    this.opening = [];
+    await Promise.all(transports.map((transport) => transport.close().catch(() => {})));
+  }
+
+  private async dropConnection(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) await connection.close().catch(() => {});
+  }
+
+  /** Closes the connection and marks the server disconnected (it stays listed). */
+  async disconnect(): Promise<void> {
+    this.generation += 1;
+    this.oauth?.cancel();
+    await this.closeOpening();
+    await this.dropConnection();
+    this.update({ state: 'disconnected', tools: [], error: undefined, authUrl: undefined });
+  }
+
+  /** Closes everything; no more events are emitted. */
+  async close(): Promise<void> {
+    this.generation += 1;
+    this.closed = true;
+    clearTimeout(this.stderrTimer);
+    this.oauth?.cancel();
+    await this.closeOpening();
+    await this.dropConnection();
+  }
+}

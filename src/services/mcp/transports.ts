@@ -1,0 +1,85 @@
+import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioServerConfig } from '../config/schema';
+
+/** Variables a stdio server inherits from us; everything else must be configured in its `env`. */
+export const INHERITED_ENV = ['HOME', 'LOGNAME', 'USER', 'PATH', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ'];
+
+export function minimalEnvironment(env: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = env[key];
+    // Exported shell functions (`() { ...`) are never passed on.
+    if (value !== undefined && !value.startsWith('()')) result[key] = value;
+  }
+  return { ...result, ...extra };
+}
+
+export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): StdioClientTransport {
+  return new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    env: minimalEnvironment(env, config.env),
+    cwd: config.cwd,
+    // Never inherit: a server's stderr must not write over our full-screen UI.
+    stderr: 'pipe',
+    maxBufferSize: maxLineBytes,
+  });
+}
+
+/**
+ * A server that closes its GET stream at once (lmcp sends one `endpoint` event and hangs up) has
+ * no notification channel; re-opening it would only poll. The stream is re-opened only after one
+ * that stayed open a while; otherwise the transport is told 405, which it takes as "no stream".
+ * Resumption requests (with Last-Event-ID) always pass.
+ */
+export function guardGetStream(base: FetchLike, minimumLifeMs = 2_000): FetchLike {
+  let allowAnother = true;
+  return async (input, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers);
+    if (method !== 'GET' || headers.has('last-event-id')) return base(input, init);
+    if (!allowAnother) return new Response(null, { status: 405, statusText: 'GET stream not re-opened' });
+    allowAnother = false;
+    const response = await base(input, init);
+    if (!response.ok || !response.body) return response;
+    const opened = Date.now();
+    const watched = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        flush() {
+          if (Date.now() - opened >= minimumLifeMs) allowAnother = true;
+        },
+      }),
+    );
+    return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+export interface HttpTransportOptions {
+  url: URL;
+  headers: Record<string, string>;
+  authProvider?: OAuthClientProvider;
+  fetch?: FetchLike;
+}
+
+export function streamableTransport(options: HttpTransportOptions): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(options.url, {
+    requestInit: { headers: options.headers },
+    authProvider: options.authProvider,
+    fetch: guardGetStream(options.fetch ?? fetch),
+    // Streams that break are retried a little, never forever (no automatic reconnect storms).
+    reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+  });
+}
+
+export function sseTransport(options: HttpTransportOptions): SSEClientTransport {
+  // The stream request and the POSTs both take their headers from requestInit.
+  return new SSEClientTransport(options.url, {
+    requestInit: { headers: options.headers },
+    authProvider: options.authProvider,
+    fetch: options.fetch,
+  });
+}
+
+export type { Transport };

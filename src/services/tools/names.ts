@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import type { ToolSpec } from '../broker/types';
+import type { McpToolInfo, ServerSnapshot } from '../mcp/types';
+
+// Tools reach the model as `<alias>__<tool>` (seed §2). The wire name must satisfy the strictest
+// provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a
+// wire name to (alias, tool) is always this index's map, never a split of the string.
+
+export const WIRE_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export const MAX_WIRE_NAME = 64;
+export const SEPARATOR = '__';
+
+export interface SchemaLimits {
+  /** Largest JSON text of one inputSchema we send to the model. */
+  inputSchemaBytes: number;
+  /** Deepest nesting of objects/arrays in one inputSchema. */
+  inputSchemaDepth: number;
+}
+
+export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { inputSchemaBytes: 64 * 1024, inputSchemaDepth: 32 };
+
+export interface IndexedTool {
+  wireName: string;
+  alias: string;
+  /** The tool's name exactly as its server knows it. */
+  tool: string;
+  info: McpToolInfo;
+}
+
+export interface ToolIndex {
+  /** Tool definitions for the broker request, in server order then tool order. */
+  specs: ToolSpec[];
+  /** Wire name -> the server and tool to dispatch to. */
+  byWireName: Map<string, IndexedTool>;
+  /** One line per tool that was renamed or withheld, for the user (raw text: sanitize at display). */
+  problems: string[];
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/** The name a user types and reads: `alias__tool`, unaltered. */
+export function displayName(alias: string, tool: string): string {
+  return `${alias}${SEPARATOR}${tool}`;
+}
+
+/**
+ * The name sent to the model. Characters outside [a-zA-Z0-9_-] become `_`; a name longer than 64
+ * is cut and given a hash of the full original so that it stays unique and stable across runs.
+ * `forceHash` is used to separate two tools whose cleaned names collide.
+ */
+export function wireName(alias: string, tool: string, forceHash = false): string {
+  const cleanTool = tool.replace(/[^a-zA-Z0-9_-]/g, '_') || '_';
+  const plain = `${alias}${SEPARATOR}${cleanTool}`;
+  if (!forceHash && plain.length <= MAX_WIRE_NAME) return plain;
+  const suffix = `_${shortHash(`${alias}\u0000${tool}`)}`;
+  const room = MAX_WIRE_NAME - alias.length - SEPARATOR.length - suffix.length;
+  return `${alias}${SEPARATOR}${cleanTool.slice(0, Math.max(room, 1))}${suffix}`.slice(0, MAX_WIRE_NAME);
+}
+
+/** Why a schema is too big or too deep to send, or undefined when it is fine. */
+export function schemaProblem(schema: unknown, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): string | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(schema);
+  } catch {
+    return 'its input schema cannot be serialized';
+  }
+  const bytes = Buffer.byteLength(json ?? '', 'utf8');
+  if (bytes > limits.inputSchemaBytes) return `its input schema is ${Math.ceil(bytes / 1024)} KB (limit ${Math.floor(limits.inputSchemaBytes / 1024)} KB)`;
+  const depth = nestingDepth(schema, limits.inputSchemaDepth + 1);
+  if (depth > limits.inputSchemaDepth) return `its input schema is nested deeper than ${limits.inputSchemaDepth} levels`;
+  return undefined;
+}
+
+/** Depth of nested objects/arrays, counting stops once past `stopAt`. */
+function nestingDepth(value: unknown, stopAt: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest >= stopAt) return deepest;
+    for (const child of Object.values(node as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** JSON Schema for the model: an object schema, as providers require for function parameters. */
+function parametersFor(info: McpToolInfo): Record<string, unknown> {
+  const schema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : {};
+  if (schema.type === undefined) return { type: 'object', properties: {}, ...schema };
+  return schema;
+}
+
+/** Builds the tool list for the model from every ready server and the wire-name map to dispatch by. */
+export function buildToolIndex(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): ToolIndex {
+  const problems: string[] = [];
+  const candidates: Array<{ alias: string; info: McpToolInfo; wire: string; collided?: boolean }> = [];
+  for (const server of servers) {
+    if (server.state !== 'ready') continue;
+    for (const info of server.tools) {
+      const full = displayName(server.alias, info.name);
+      const problem = schemaProblem(info.inputSchema, limits);
+      if (problem) {
+        problems.push(`${full} withheld from the model: ${problem}`);
+        continue;
+      }
+      candidates.push({ alias: server.alias, info, wire: wireName(server.alias, info.name) });
+    }
+  }
+
+  // Two different tools may clean up to the same wire name (e.g. `a.b` and `a_b`): both get a hashed name.
+  const counts = new Map<string, number>();
+  for (const candidate of candidates) counts.set(candidate.wire, (counts.get(candidate.wire) ?? 0) + 1);
+  for (const candidate of candidates) {
+    if ((counts.get(candidate.wire) ?? 0) > 1) {
+      const renamed = wireName(candidate.alias, candidate.info.name, true);
+      problems.push(`${displayName(candidate.alias, candidate.info.name)} collides with another tool as ${candidate.wire}; sent as ${renamed}`);
+      candidate.wire = renamed;
+      candidate.collided = true;
+    }
+  }
+
+  const specs: ToolSpec[] = [];
+  const byWireName = new Map<string, IndexedTool>();
+  for (const candidate of candidates) {
+    const full = displayName(candidate.alias, candidate.info.name);
+    if (byWireName.has(candidate.wire) || !WIRE_NAME_PATTERN.test(candidate.wire)) {
+      problems.push(`${full} withheld from the model: no unique wire name (${candidate.wire})`);
+      continue;
+    }
+    if (candidate.wire !== full && !candidate.collided) {
+      problems.push(`${full} is sent to the model as ${candidate.wire}`);
+    }
+    byWireName.set(candidate.wire, { wireName: candidate.wire, alias: candidate.alias, tool: candidate.info.name, info: candidate.info });
+    const description = candidate.info.description ?? candidate.info.title;
+    specs.push({
+      type: 'function',
+      function: {
+        name: candidate.wire,
+        ...(description ? { description } : {}),
+        parameters: parametersFor(candidate.info),
+      },
+    });
+  }
+  return { specs, byWireName, problems };
+}
+
+/**
+ * Finds a tool the user named as `alias__tool` (the `:mcp tool` and `mcp call` commands). The alias
+ * cannot contain `__`, so the first `__` separates it; the result is checked against real snapshots.
+ */
+export function findTool(servers: readonly ServerSnapshot[], name: string): { server: ServerSnapshot; info: McpToolInfo } | undefined {
+  const split = name.indexOf(SEPARATOR);
+  if (split <= 0) return undefined;
+  const alias = name.slice(0, split);
+  const tool = name.slice(split + SEPARATOR.length);
+  const server = servers.find((candidate) => candidate.alias === alias);
+  const info = server?.tools.find((candidate) => candidate.name === tool);
+  return server && info ? { server, info } : undefined;
+}
