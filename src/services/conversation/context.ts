@@ -1,0 +1,164 @@
+// Turns the conversation history into the messages sent to the model (seed §3 context.lua, §5).
+//
+// - Standard path: assistant turns keep their `tool_calls`, each result is a `role: "tool"`
+//   message with the matching `tool_call_id`.
+// - `useToolRole: false` (strict chat templates, seed Q18): tool results become
+//   `[tool: alias__name]\n<content>` blocks in front of the next user turn; inside a tool
+//   sub-loop, where no user turn follows yet, they form a user turn of their own.
+// - Output of confirmed commands (`exec` records) waits for the next genuine user turn, however
+//   many tool rounds come first (seed B4).
+// - Consecutive user turns (an answer that failed or was cancelled before any text) are merged so
+//   roles still alternate.
+// - The result is checked before it is sent: a malformed history is refused, never sent.
+import type { WireMessage } from '../broker/types';
+import type { Message } from './types';
+
+export interface ContextOptions {
+  systemPrompt: string;
+  useToolRole: boolean;
+  /** Tool results longer than this reach the model cut, with a `[truncated N chars]` marker. */
+  maxToolResultChars: number;
+}
+
+export class ContextError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContextError';
+  }
+}
+
+type AssistantWire = Extract<WireMessage, { role: 'assistant' }>;
+
+/** Caps a tool result for the model; the full text stays in the history and the session log. */
+export function capToolResult(content: string, max: number): string {
+  if (content.length <= max) return content;
+  return `${content.slice(0, max)}\n[truncated ${content.length - max} chars]`;
+}
+
+/** How a command's output reads to the model. */
+export function formatExec(message: Extract<Message, { role: 'exec' }>): string {
+  const status = message.exitCode === null ? 'no exit code' : `exit code ${message.exitCode}`;
+  const output = message.output.endsWith('\n') || message.output.length === 0 ? message.output : `${message.output}\n`;
+  return `[exec: ${message.command}]\n${output}[${status}]`;
+}
+
+function formatToolBlock(name: string, content: string): string {
+  return `[tool: ${name}]\n${content}`;
+}
+
+/** In the fallback path the model still sees what it asked for, as text. */
+function describeCallsAsText(calls: NonNullable<Extract<Message, { role: 'assistant' }>['toolCalls']>): string {
+  return calls.map((call) => `[tool call: ${call.name} ${call.arguments || '{}'}]`).join('\n');
+}
+
+function joinBlocks(...parts: string[]): string {
+  return parts.filter((part) => part.length > 0).join('\n\n');
+}
+
+export function toWireMessages(history: readonly Message[], options: ContextOptions): WireMessage[] {
+  const wire: WireMessage[] = [];
+  if (options.systemPrompt.trim().length > 0) wire.push({ role: 'system', content: options.systemPrompt });
+  let pendingExec: string[] = [];
+  let pendingTools: string[] = [];
+
+  const pushUser = (content: string) => {
+    const last = wire[wire.length - 1];
+    if (last && last.role === 'user') last.content = joinBlocks(last.content, content);
+    else wire.push({ role: 'user', content });
+  };
+  const flushTools = () => {
+    if (pendingTools.length === 0) return;
+    pushUser(joinBlocks(...pendingTools));
+    pendingTools = [];
+  };
+
+  for (const message of history) {
+    switch (message.role) {
+      case 'exec':
+        pendingExec.push(formatExec(message));
+        break;
+      case 'user':
+        pushUser(joinBlocks(...pendingTools, ...pendingExec, message.content));
+        pendingTools = [];
+        pendingExec = [];
+        break;
+      case 'assistant': {
+        flushTools();
+        const calls = message.toolCalls ?? [];
+        if (calls.length > 0 && options.useToolRole) {
+          wire.push({
+            role: 'assistant',
+            content: message.content.length > 0 ? message.content : null,
+            tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments || '{}' } })),
+          });
+        } else {
+          const content = calls.length > 0 ? joinBlocks(message.content, describeCallsAsText(calls)) : message.content;
+          const last = wire[wire.length - 1];
+          // Two assistant turns in a row cannot happen in a well-formed history; merge rather than lose text.
+          if (last && last.role === 'assistant' && !last.tool_calls) last.content = joinBlocks(last.content ?? '', content);
+          else wire.push({ role: 'assistant', content });
+        }
+        break;
+      }
+      case 'tool': {
+        const content = capToolResult(message.content, options.maxToolResultChars);
+        if (options.useToolRole) wire.push({ role: 'tool', tool_call_id: message.toolCallId, content });
+        else pendingTools.push(formatToolBlock(message.name, content));
+        break;
+      }
+    }
+  }
+  // Results of the last tool round: the model needs them now, not with the next user turn.
+  flushTools();
+  return wire;
+}
+
+/**
+ * Returns the first structural problem of a wire history, or undefined when it may be sent:
+ * a user turn first, no tool result without its call, no call without exactly one result before
+ * the conversation moves on, and the history ending where the model is to speak.
+ */
+export function findAlternationProblem(wire: readonly WireMessage[]): string | undefined {
+  let open: Set<string> | undefined;
+  let previous: WireMessage['role'] | undefined;
+  let seenNonSystem = false;
+  for (const [index, message] of wire.entries()) {
+    const where = `message ${index + 1} (${message.role})`;
+    if (message.role === 'system') {
+      if (seenNonSystem) return `${where}: a system message after the conversation started`;
+      continue;
+    }
+    if (!seenNonSystem && message.role !== 'user') return `${where}: the conversation must start with a user turn`;
+    seenNonSystem = true;
+    if (message.role === 'tool') {
+      if (!open || !open.has(message.tool_call_id)) return `${where}: result for ${JSON.stringify(message.tool_call_id)} without a matching tool call`;
+      open.delete(message.tool_call_id);
+    } else {
+      if (open && open.size > 0) return `${where}: tool call ${[...open].map((id) => JSON.stringify(id)).join(', ')} has no result`;
+      open = undefined;
+      if (message.role === previous) return `${where}: two ${message.role} turns in a row`;
+      if (message.role === 'assistant') {
+        const calls = (message as AssistantWire).tool_calls ?? [];
+        if (calls.length > 0) {
+          open = new Set();
+          for (const call of calls) {
+            if (open.has(call.id)) return `${where}: tool call id ${JSON.stringify(call.id)} used twice`;
+            open.add(call.id);
+          }
+        }
+      }
+    }
+    previous = message.role;
+  }
+  if (open && open.size > 0) return `the last tool call ${[...open].map((id) => JSON.stringify(id)).join(', ')} has no result`;
+  if (previous !== 'user' && previous !== 'tool') return 'the history must end with a user turn or tool results';
+  return undefined;
+}
+
+/** The messages for the next request, or a ContextError saying why the history cannot be sent. */
+export function buildRequestMessages(history: readonly Message[], options: ContextOptions): WireMessage[] {
+  const wire = toWireMessages(history, options);
+  const problem = findAlternationProblem(wire);
+  if (problem) throw new ContextError(`refusing to send a malformed history: ${problem}`);
+  return wire;
+}

@@ -1,0 +1,11 @@
+import path from 'node:path';
+import type { AppConfig } from '../config/load';
+
+export { createSessionLog, ensureSessionDir, newSessionId, sessionFile, type SessionLog, type SessionHeader } from './log';
+export { listSessions, loadSession, latestSessionId, resolveSessionId, repairToolTurns, INTERRUPTED_TOOL_RESULT, type LoadedSession, type SessionSummary } from './load';
+export { collectSecrets, createRedactor, redactDeep, REDACTED, type Redactor } from './redact';
+
+/** `history.dir` from the config, else `<stateDir>/sessions` ($XDG_STATE_HOME/aish/sessions). */
+export function sessionsDir(config: Pick<AppConfig, 'history' | 'paths'>): string {
+  return config.history.dir ?? path.join(config.paths.stateDir, 'sessions');
+}
