@@ -31,8 +31,13 @@ async function run(args: CliArgs): Promise<number> {
   const config = await loadConfig({
     cli: { configPath: args.config, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv },
   });
+  if (args.mcpConfig.length > 0) {
+    const { importMcpConfigs } = await import('./services/config/mcp-import');
+    config.mcp.servers = await importMcpConfigs(args.mcpConfig, config.mcp.servers, { configLabel: config.sourcePath });
+  }
   if (command === 'mcp') {
-    throw new ConfigError(['the mcp subcommands are not available in this build']);
+    const { runMcpCommand } = await import('./cli/mcp-command');
+    return runMcpCommand(config, args, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
   }
   if (args.print !== undefined) {
     throw new ConfigError(['headless mode (-p) is not available in this build']);

@@ -1,0 +1,137 @@
+import type { AppConfig } from '../services/config/load';
+import { ConfigError } from '../services/config/errors';
+import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
+import { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from '../services/mcp/describe';
+import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
+import { sanitizeLabel, sanitizeStrict } from '../services/terminal/sanitize';
+import { buildToolIndex, findTool } from '../services/tools/names';
+import { VERSION } from '../version';
+import type { CliArgs } from './args';
+
+// `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the seed-004
+// "list all tools of a server" utility, and a way to call a tool from a script. Text output is
+// sanitized (server text can carry escape sequences); --json output is JSON, escaped by JSON.
+
+/** How long to wait for a browser authorization before giving up on a server. */
+const AUTHORIZATION_WAIT_MS = 5 * 60_000;
+
+export interface McpCommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+  /** Injected in tests; the default builds the real manager from the config. */
+  manager?: McpManagerService;
+}
+
+const SUBCOMMANDS = ['list', 'tools', 'tool', 'call'];
+
+function usage(message: string): ConfigError {
+  return new ConfigError([message, "Run 'aish-tui --help' for usage."]);
+}
+
+function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usage(`mcp call: the arguments are not valid JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw usage('mcp call: the arguments must be a JSON object, e.g. \'{"text": "hi"}\'');
+  return value as Record<string, unknown>;
+}
+
+/** Connects what the subcommand needs: one server for `tool`/`call`, all of them otherwise. */
+async function connectFor(manager: McpManagerService, config: AppConfig, name: string | undefined): Promise<ServerSnapshot[]> {
+  const servers = config.mcp.servers;
+  if (name !== undefined) {
+    const alias = name.slice(0, Math.max(0, name.indexOf('__')));
+    if (alias && servers[alias]) {
+      await manager.connect(alias, servers[alias]!);
+      return manager.settled(AUTHORIZATION_WAIT_MS);
+    }
+    if (alias === 'builtin' && config.builtin) {
+      manager.connectAll({});
+      return manager.settled(AUTHORIZATION_WAIT_MS);
+    }
+  }
+  manager.connectAll(servers);
+  return manager.settled(AUTHORIZATION_WAIT_MS);
+}
+
+export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCommandIo): Promise<number> {
+  const [, sub, name, json] = args.command;
+  if (!sub || !SUBCOMMANDS.includes(sub)) throw usage(`mcp: expected one of ${SUBCOMMANDS.join(', ')}${sub ? `, got ${JSON.stringify(sub)}` : ''}`);
+  if ((sub === 'tool' || sub === 'call') && !name) throw usage(`mcp ${sub}: name the tool as alias__tool`);
+  if (sub === 'list' || sub === 'tools') {
+    if (args.command.length > 2) throw usage(`mcp ${sub}: unexpected argument ${JSON.stringify(args.command[2])}`);
+  }
+  const callArgs = sub === 'call' ? parseArguments(json) : {};
+
+  const manager = io.manager ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, io.env ?? process.env));
+  // Progress lines go to stderr so that stdout stays clean for --json and pipes.
+  const unsubscribe = manager.subscribe((event) => {
+    if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);
+  });
+  try {
+    const servers = await connectFor(manager, config, sub === 'tool' || sub === 'call' ? name : undefined);
+    const out = (lines: string[]) => io.stdout(lines.map((line) => `${sanitizeStrict(line)}\n`).join(''));
+    const index = buildToolIndex(servers, config.limits);
+    const wireOf = new Map([...index.byWireName.values()].map((entry) => [`${entry.alias}\u0000${entry.tool}`, entry.wireName]));
+
+    if (sub === 'list') {
+      if (args.json) io.stdout(`${JSON.stringify(servers.map(serverJson), null, 2)}\n`);
+      else out(describeServers(servers));
+      return servers.some((server) => server.state !== 'ready') ? 1 : 0;
+    }
+    if (sub === 'tools') {
+      if (args.json) {
+        const tools = servers
+          .filter((server) => server.state === 'ready')
+          .flatMap((server) => server.tools.map((info) => toolJson(server.alias, info, wireOf.get(`${server.alias}\u0000${info.name}`))));
+        const failed = servers.filter((server) => server.state !== 'ready').map(serverJson);
+        io.stdout(`${JSON.stringify({ tools, servers: servers.map(serverJson), problems: index.problems, failed: failed.map((s) => s.alias) }, null, 2)}\n`);
+      } else {
+        out(describeTools(servers, config.limits));
+      }
+      return servers.some((server) => server.state !== 'ready') ? 1 : 0;
+    }
+
+    const found = findTool(servers, name!);
+    if (sub === 'tool') {
+      if (!found) {
+        io.stderr(`aish-tui: ${sanitizeLabel(toolNotFound(servers, name!))}\n`);
+        return 1;
+      }
+      if (args.json) io.stdout(`${JSON.stringify(toolJson(found.server.alias, found.info, wireOf.get(`${found.server.alias}\u0000${found.info.name}`)), null, 2)}\n`);
+      else out(describeTool(servers, name!));
+      return 0;
+    }
+
+    // call: a tool the server did not list is still tried (the server decides; lmcp answers -32601).
+    const split = name!.indexOf('__');
+    if (split <= 0) throw usage(`mcp call: expected alias__tool, got ${JSON.stringify(name)}`);
+    const alias = name!.slice(0, split);
+    const tool = name!.slice(split + 2);
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    try {
+      const outcome = await manager.callTool(alias, tool, callArgs, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          const total = progress.total !== undefined ? `/${progress.total}` : '';
+          io.stderr(`aish-tui: progress ${progress.progress}${total}${progress.message ? ` ${sanitizeLabel(progress.message)}` : ''}\n`);
+        },
+      });
+      if (args.json) io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
+      else io.stdout(`${sanitizeStrict(outcome.content)}\n`);
+      return outcome.isError ? 1 : 0;
+    } finally {
+      process.off('SIGINT', interrupt);
+    }
+  } finally {
+    unsubscribe();
+    await manager.close();
+  }
+}

@@ -1,0 +1,117 @@
+import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
+import { formatDuration } from './errors';
+import type { McpToolInfo, ServerSnapshot } from './types';
+
+// Plain-text and JSON views of servers and tools for the `:mcp list|tools|tool` commands and the
+// `aish-tui mcp ...` subcommands. The text is raw (server-controlled names and descriptions): the
+// caller sanitizes each line at display time.
+
+function firstLine(text: string | undefined, max = 100): string {
+  const line = (text ?? '').split(/\r?\n/).find((candidate) => candidate.trim())?.trim() ?? '';
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}
+
+function serverDetail(server: ServerSnapshot): string {
+  switch (server.state) {
+    case 'ready': {
+      const parts = [`${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`];
+      if (server.transport) parts.push(server.transport);
+      if (server.serverName) parts.push(`${server.serverName}${server.serverVersion ? ` ${server.serverVersion}` : ''}`);
+      if (server.protocolVersion) parts.push(`protocol ${server.protocolVersion}`);
+      if (server.connectMs !== undefined) parts.push(formatDuration(server.connectMs));
+      return parts.join(', ');
+    }
+    case 'needs-auth':
+      return `${server.error ?? 'authorization required'}${server.authUrl ? `: ${server.authUrl}` : ''}`;
+    case 'error':
+      return server.error ?? 'failed';
+    default:
+      return '';
+  }
+}
+
+/** `:mcp list` — one line per server. */
+export function describeServers(servers: readonly ServerSnapshot[]): string[] {
+  if (servers.length === 0) return ['no MCP servers (add some under mcp.servers in the config, or :mcp connect <url>)'];
+  const aliasWidth = Math.min(24, Math.max(...servers.map((server) => server.alias.length)));
+  const stateWidth = Math.max(...servers.map((server) => server.state.length));
+  return servers.map((server) => {
+    const detail = serverDetail(server);
+    return `${server.alias.padEnd(aliasWidth)}  ${server.state.padEnd(stateWidth)}  ${server.target}${detail ? `  (${detail})` : ''}`;
+  });
+}
+
+/** `:mcp tools` — every tool of every ready server as `alias__tool  description`. */
+export function describeTools(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): string[] {
+  const ready = servers.filter((server) => server.state === 'ready');
+  const rows: Array<[string, string]> = [];
+  for (const server of ready) {
+    for (const tool of server.tools) {
+      const problem = schemaProblem(tool.inputSchema, limits);
+      rows.push([displayName(server.alias, tool.name), problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title)]);
+    }
+  }
+  const notReady = servers.filter((server) => server.state !== 'ready').map((server) => `${server.alias} (${server.state})`);
+  const lines: string[] = [];
+  if (rows.length === 0) lines.push('no tools');
+  const width = Math.min(48, Math.max(0, ...rows.map(([name]) => name.length)));
+  for (const [name, description] of rows) lines.push(description ? `${name.padEnd(width)}  ${description}` : name);
+  if (notReady.length > 0) lines.push(`not ready: ${notReady.join(', ')}`);
+  for (const problem of buildToolIndex(ready, limits).problems.filter((line) => !line.includes('withheld'))) lines.push(problem);
+  return lines;
+}
+
+/** `:mcp tool alias__tool` — the full description and input schema of one tool. */
+export function describeTool(servers: readonly ServerSnapshot[], name: string): string[] {
+  const found = findTool(servers, name);
+  if (!found) return [toolNotFound(servers, name)];
+  const { server, info } = found;
+  const lines = [`${displayName(server.alias, info.name)}  (server ${server.alias}, tool ${info.name})`];
+  if (info.title) lines.push(`title: ${info.title}`);
+  if (info.description) lines.push(...info.description.split(/\r?\n/));
+  if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);
+  lines.push('input schema:', ...JSON.stringify(info.inputSchema, null, 2).split('\n'));
+  return lines;
+}
+
+export function toolNotFound(servers: readonly ServerSnapshot[], name: string): string {
+  const split = name.indexOf('__');
+  if (split <= 0) return `expected alias__tool, got ${JSON.stringify(name)}`;
+  const alias = name.slice(0, split);
+  const server = servers.find((candidate) => candidate.alias === alias);
+  if (!server) return `no MCP server named ${JSON.stringify(alias)}`;
+  if (server.state !== 'ready') return `server ${alias} is not ready (${server.state}${server.error ? `: ${server.error}` : ''})`;
+  return `server ${alias} has no tool ${JSON.stringify(name.slice(split + 2))}`;
+}
+
+/** Machine-readable server entry for `aish-tui mcp list --json`. */
+export function serverJson(server: ServerSnapshot) {
+  return {
+    alias: server.alias,
+    state: server.state,
+    target: server.target,
+    transport: server.transport ?? null,
+    protocolVersion: server.protocolVersion ?? null,
+    serverName: server.serverName ?? null,
+    serverVersion: server.serverVersion ?? null,
+    connectMs: server.connectMs ?? null,
+    toolCount: server.tools.length,
+    error: server.error ?? null,
+    authUrl: server.authUrl ?? null,
+    stderr: server.stderr.slice(-20),
+  };
+}
+
+/** Machine-readable tool entry for `aish-tui mcp tools --json` / `mcp tool --json`. */
+export function toolJson(alias: string, info: McpToolInfo, wireName?: string) {
+  return {
+    name: displayName(alias, info.name),
+    wireName: wireName ?? null,
+    server: alias,
+    tool: info.name,
+    title: info.title ?? null,
+    description: info.description ?? null,
+    inputSchema: info.inputSchema,
+    annotations: info.annotations ?? null,
+  };
+}
