@@ -1,0 +1,201 @@
+// The conversation loop (seed §5, §12): one user message in, a stream of typed events out. Both
+// front ends drive it: the TUI folds the events into the store, headless mode prints them.
+//
+//   user turn -> model -> (tool calls? -> decide each in order -> run -> tool turns -> model)* ->
+//   final answer -> proposed `CMD:` lines -> confirmed ones run -> exec records
+//
+// Every message appended to the history is announced with a `message` event, in order, so the
+// front end can keep the history and log it. Aborting the signal ends the loop promptly at any
+// point with a valid history: a partial answer is kept, every tool call still gets its turn.
+// Consumers keep iterating after aborting, until `done`, to receive those last messages.
+import { randomUUID } from 'node:crypto';
+import type { ModelConfig, StreamChat } from '../broker/types';
+import type { AppConfig } from '../config/load';
+import type { McpService, ServerSnapshot } from '../mcp/types';
+import type { ToolIndex } from '../tools/names';
+import type { ApprovalPolicy } from '../tools/policy';
+import { extractCommands } from '../shell/extract';
+import type { RunEvent, RunOptions } from '../shell/run';
+import { streamAnswer } from './answer';
+import { buildRequestMessages, ContextError } from './context';
+import { execCommand, type ExecSettings } from './exec';
+import { DEPTH_LIMIT_STATUS, needsUser, runToolCall, unlessAborted } from './tool-call';
+import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent, Message, ProposedCommand } from './types';
+
+export type { ConversationEvent, Message } from './types';
+export { buildRequestMessages, toWireMessages, findAlternationProblem, capToolResult, ContextError } from './context';
+export { DENIED_BY_USER, DEPTH_LIMIT_STATUS } from './tool-call';
+export { execCommand } from './exec';
+
+/** The parts of the config the loop reads. */
+export type ConversationConfig = Pick<AppConfig, 'systemPrompt' | 'context' | 'mcp' | 'shell' | 'broker'>;
+
+export interface ConversationDeps {
+  streamChat: StreamChat;
+  mcp: Pick<McpService, 'servers' | 'callTool'>;
+  buildToolIndex: (servers: readonly ServerSnapshot[]) => ToolIndex;
+  policy: ApprovalPolicy;
+  config: ConversationConfig;
+  /** Replaceable for tests; defaults to the real shell runner. */
+  runCommand?: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined>;
+  /** Tool-index problems already shown (renamed or withheld tools): each is reported once. */
+  reportedProblems?: Set<string>;
+  /** Working directory and environment for commands. */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ConversationInput {
+  signal: AbortSignal;
+  /** Everything said so far (what the session log holds). Not modified. */
+  history: readonly Message[];
+  /** The new user message; empty to answer the history as it stands (e.g. after a `!command`). */
+  text: string;
+  model: ModelConfig;
+  approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  confirmCommand: (command: ProposedCommand) => Promise<CommandAnswer>;
+  deps: ConversationDeps;
+  /** Overrides `mcp.maxToolDepth` (headless `--max-tool-depth`). */
+  maxToolDepth?: number;
+}
+
+const nowIso = () => new Date().toISOString();
+
+/** Tool call ids must be unique in the history; some servers send none or repeat `call_0`. */
+function uniqueCallIds<T extends { id: string }>(calls: T[], history: readonly Message[]): T[] {
+  const used = new Set<string>();
+  for (const message of history) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) used.add(call.id);
+  return calls.map((call) => {
+    let id = call.id.trim().length > 0 ? call.id : `call_${randomUUID().slice(0, 8)}`;
+    for (let n = 2; used.has(id); n++) id = `${call.id || 'call'}_${n}`;
+    used.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+}
+
+export async function* runConversation(input: ConversationInput): AsyncGenerator<ConversationEvent, void, undefined> {
+  const { signal, deps } = input;
+  const { config, policy } = deps;
+  const history: Message[] = [...input.history];
+  const maxToolDepth = input.maxToolDepth ?? config.mcp.maxToolDepth;
+  const append = (message: Message): ConversationEvent => {
+    history.push(message);
+    return { type: 'message', message };
+  };
+
+  if (input.text.length > 0) yield append({ id: randomUUID(), role: 'user', content: input.text, at: nowIso() });
+
+  let finishReason: string = 'stop';
+  let finalText = '';
+  for (let depth = 0; ; depth++) {
+    if (signal.aborted) {
+      finishReason = 'cancelled';
+      break;
+    }
+    const index = deps.buildToolIndex(deps.mcp.servers());
+    for (const problem of index.problems) {
+      if (deps.reportedProblems?.has(problem)) continue;
+      deps.reportedProblems?.add(problem);
+      yield { type: 'status', level: 'warn', message: problem };
+    }
+    let messages;
+    try {
+      messages = buildRequestMessages(history, { systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
+    } catch (error) {
+      if (!(error instanceof ContextError)) throw error;
+      yield { type: 'error', message: error.message };
+      finishReason = 'error';
+      break;
+    }
+
+    yield { type: 'request-start', depth, model: input.model.name };
+    const answer = yield* streamAnswer(deps.streamChat, {
+      model: input.model,
+      messages,
+      ...(index.specs.length > 0 ? { tools: index.specs } : {}),
+      signal,
+      timeouts: { firstByteMs: config.broker.firstByteTimeoutMs, idleMs: config.broker.idleTimeoutMs },
+      maxRetries: config.broker.maxRetries,
+      ...(deps.env ? { env: deps.env } : {}),
+    });
+    const calls = uniqueCallIds(answer.calls, history);
+    finishReason = answer.finishReason;
+    finalText = answer.text;
+    if (answer.text.length > 0 || answer.reasoning.length > 0 || calls.length > 0) {
+      yield append({
+        id: randomUUID(),
+        role: 'assistant',
+        content: answer.text,
+        ...(answer.reasoning.length > 0 ? { reasoning: answer.reasoning } : {}),
+        ...(calls.length > 0 ? { toolCalls: calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) } : {}),
+        finishReason: answer.finishReason,
+        at: nowIso(),
+      });
+    }
+    if (calls.length === 0) break;
+
+    // Tool calls, strictly one after the other (seed §2): effects are often order-dependent.
+    const depthReached = depth >= maxToolDepth;
+    if (depthReached) yield { type: 'status', level: 'warn', message: DEPTH_LIMIT_STATUS };
+    const limit = config.mcp.maxToolCallsPerAnswer;
+    const failed = answer.finishReason === 'error' ? 'the answer failed before the call was complete' : undefined;
+    const asking = calls.map((call) => !depthReached && !failed && needsUser(call, index.byWireName.get(call.name), policy));
+    const count = asking.filter(Boolean).length;
+    let asked = 0;
+    for (const [position, call] of calls.entries()) {
+      const notRunBecause = failed ?? (depthReached ? DEPTH_LIMIT_STATUS : position >= limit ? `too many tool calls in one answer (limit ${limit})` : undefined);
+      const message = yield* runToolCall(call, index.byWireName.get(call.name), {
+        signal,
+        mcp: deps.mcp,
+        policy,
+        approve: input.approve,
+        ...(notRunBecause ? { notRunBecause } : {}),
+        position: () => {
+          asked++;
+          return { position: asked, count: Math.max(count, asked) };
+        },
+        now: nowIso,
+        newId: randomUUID,
+      });
+      yield append(message);
+    }
+    if (signal.aborted) {
+      finishReason = 'cancelled';
+      break;
+    }
+    if (failed || depthReached) break;
+  }
+
+  // Proposed commands come only from a final answer that ended cleanly.
+  if (finishReason === 'stop' && !signal.aborted) {
+    const proposals = extractCommands(finalText);
+    if (proposals.length > 0 && !config.shell.enabled) {
+      yield { type: 'status', level: 'info', message: `${proposals.length} proposed command(s) not offered: shell.enabled is false` };
+    } else {
+      yield* runProposals(proposals, input, append);
+    }
+  }
+  yield { type: 'done', finishReason: signal.aborted ? 'cancelled' : finishReason };
+}
+
+async function* runProposals(proposals: string[], input: ConversationInput, append: (message: Message) => ConversationEvent): AsyncGenerator<ConversationEvent, void, undefined> {
+  const { signal, deps } = input;
+  const settings: ExecSettings = {
+    ...(deps.config.shell.shell ? { shell: deps.config.shell.shell } : {}),
+    timeoutMs: deps.config.shell.timeoutMs,
+    maxOutputBytes: deps.config.shell.maxOutputBytes,
+    ...(deps.cwd ? { cwd: deps.cwd } : {}),
+    ...(deps.env ? { env: deps.env } : {}),
+  };
+  for (const proposal of proposals) {
+    const command: ProposedCommand = { id: randomUUID(), command: proposal };
+    yield { type: 'command-proposed', command };
+    const answer = signal.aborted ? undefined : await unlessAborted(input.confirmCommand(command), signal);
+    if (!answer || answer.action === 'skip' || signal.aborted || answer.command.trim().length === 0) {
+      yield { type: 'command-skipped', id: command.id };
+      continue;
+    }
+    const record = yield* execCommand(command.id, answer.command, settings, signal, nowIso, deps.runCommand);
+    yield append(record);
+  }
+}

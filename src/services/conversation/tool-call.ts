@@ -1,0 +1,174 @@
+// One tool call from the model, start to end: checked, decided (policy, then the user), run
+// through the MCP service, and answered with exactly one tool turn whatever happens (seed §4:
+// an unanswered call breaks strict chat templates and leaves the model guessing).
+import type { CompletedToolCall } from '../broker/types';
+import type { McpService, ToolCallOutcome, ToolOutcomeKind } from '../mcp/types';
+import type { IndexedTool } from '../tools/names';
+import type { ApprovalPolicy } from '../tools/policy';
+import { createChannel } from './channel';
+import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
+
+export const DENIED_BY_USER = '[aish] tool call denied by the user';
+export const CANCELLED = '[aish] tool call cancelled by the user';
+export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
+
+export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+
+/** Arguments as the model sent them. An empty string means "no arguments" (several local servers send that). */
+export function parseArguments(raw: string): ParsedArguments {
+  if (raw.trim().length === 0) return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, problem: `[aish] tool arguments not parseable as JSON: ${(error as Error).message}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    return { ok: false, problem: `[aish] tool arguments must be a JSON object, got ${kind}` };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+export interface CallContext {
+  signal: AbortSignal;
+  mcp: Pick<McpService, 'callTool'>;
+  policy: ApprovalPolicy;
+  approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  /** Set when the call must not run whatever the policy says (depth or count limit). */
+  notRunBecause?: string;
+  /** Position among this answer's calls that need the user, and their count. */
+  position: () => { position: number; count: number };
+  toolTimeoutMs?: number;
+  now: () => string;
+  newId: () => string;
+}
+
+/** Resolves with the promise's value, or with `undefined` once the signal aborts. */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, definitionChanged?: string): ToolCallView {
+  return {
+    id: call.id,
+    wireName: call.name,
+    ...(entry ? { alias: entry.alias, tool: entry.tool } : {}),
+    ...(entry?.info.description ? { description: entry.info.description } : {}),
+    rawArguments: call.arguments,
+    ...(parsed.ok ? { arguments: parsed.value } : {}),
+    ...(definitionChanged ? { definitionChanged } : {}),
+  };
+}
+
+/** Whether this call will need the user (for the `1 of 3` counter); mirrors the checks below. */
+export function needsUser(call: CompletedToolCall, entry: IndexedTool | undefined, policy: ApprovalPolicy): boolean {
+  if (!entry || !parseArguments(call.arguments).ok) return false;
+  return policy.decide(entry.alias, entry.tool).action === 'ask';
+}
+
+function denialText(decision: ToolDecision): string {
+  switch (decision.action) {
+    case 'deny':
+      if (decision.by === 'user') return decision.reason ? `${DENIED_BY_USER}: ${decision.reason}` : DENIED_BY_USER;
+      if (decision.by === 'headless') return '[aish] tool call denied: headless mode runs only tools allowed by --auto-approve or mcp.autoApprove';
+      return `[aish] tool call denied by ${decision.rule}`;
+    case 'skip':
+      return `[aish] tool call not run: ${decision.reason}`;
+    default:
+      return '';
+  }
+}
+
+/** Yields the call's events and returns its tool turn. */
+export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool | undefined, ctx: CallContext): AsyncGenerator<ConversationEvent, Extract<Message, { role: 'tool' }>, undefined> {
+  const parsed = parseArguments(call.arguments);
+  const verdict = entry && parsed.ok && !ctx.notRunBecause ? ctx.policy.decide(entry.alias, entry.tool) : undefined;
+  yield { type: 'tool-call', call: callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined) };
+
+  const finish = (content: string, isError: boolean, outcome: ToolOutcomeKind | 'denied' | 'skipped') => {
+    const message: Extract<Message, { role: 'tool' }> = { id: ctx.newId(), role: 'tool', toolCallId: call.id, name: call.name, content, isError, at: ctx.now() };
+    return { event: { type: 'tool-result', id: call.id, name: call.name, content, isError, outcome } as ConversationEvent, message };
+  };
+  const settle = function* (decision: ToolDecision, content: string, outcome: 'denied' | 'skipped') {
+    yield { type: 'tool-decision', id: call.id, decision } as ConversationEvent;
+    const done = finish(content, true, outcome);
+    yield done.event;
+    return done.message;
+  };
+
+  let decision: ToolDecision | undefined;
+  if (ctx.notRunBecause) decision = { action: 'skip', reason: ctx.notRunBecause };
+  else if (ctx.signal.aborted) {
+    const done = finish(CANCELLED, true, 'cancelled');
+    yield done.event;
+    return done.message;
+  } else if (!parsed.ok) return yield* settle({ action: 'skip', reason: 'arguments are not a JSON object' }, parsed.problem, 'skipped');
+  else if (!entry) return yield* settle({ action: 'skip', reason: 'unknown tool' }, `[aish] unknown tool: ${call.name} (no connected server offers it)`, 'skipped');
+  if (decision) return yield* settle(decision, denialText(decision), 'skipped');
+
+  // From here the call is valid and known: the policy decides, or the user.
+  const known = entry!;
+  const args = (parsed as { ok: true; value: Record<string, unknown> }).value;
+  if (verdict?.action === 'allow') decision = { action: 'allow', by: 'rule', rule: verdict.rule };
+  else if (verdict?.action === 'deny') decision = verdict.headless ? { action: 'deny', by: 'headless' } : { action: 'deny', by: 'rule', rule: verdict.rule };
+  else {
+    const { position, count } = ctx.position();
+    const view = callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined);
+    const answer = await unlessAborted(ctx.approve({ call: view, position, count }), ctx.signal);
+    if (!answer || ctx.signal.aborted) {
+      const done = finish(CANCELLED, true, 'cancelled');
+      yield done.event;
+      return done.message;
+    }
+    if (answer.action === 'allow') {
+      decision = { action: 'allow', by: 'user', scope: answer.scope };
+      if (answer.scope !== 'once') ctx.policy.addSessionRule(answer.scope, known.alias, known.tool);
+      ctx.policy.recordUserApproval(known.alias, known.tool);
+    } else {
+      decision = { action: 'deny', by: 'user', ...(answer.reason ? { reason: answer.reason } : {}) };
+    }
+  }
+  if (decision.action !== 'allow') return yield* settle(decision, denialText(decision), 'denied');
+
+  yield { type: 'tool-decision', id: call.id, decision };
+  yield { type: 'tool-started', id: call.id };
+  // Progress notifications arrive as callbacks while the call runs; the channel turns them into
+  // events in order, and the call's own end closes it.
+  const progress = createChannel<ConversationEvent>();
+  const pending = ctx.mcp
+    .callTool(known.alias, known.tool, args, {
+      signal: ctx.signal,
+      onProgress: (value) => progress.push({ type: 'tool-progress', id: call.id, progress: value }),
+      ...(ctx.toolTimeoutMs !== undefined ? { timeoutMs: ctx.toolTimeoutMs } : {}),
+    })
+    .then(
+      (outcome) => outcome,
+      // The service promises never to reject; if it does anyway the call still gets its turn.
+      (error: unknown): ToolCallOutcome => ({ kind: 'transport-error', content: `[aish] tool transport error: ${(error as Error)?.message ?? String(error)}`, isError: true }),
+    )
+    .finally(() => progress.close());
+  yield* progress;
+  const outcome = await pending;
+  for (const notice of outcome.notices ?? []) yield { type: 'status', level: 'warn', message: notice };
+  const cancelled = ctx.signal.aborted && (outcome.kind === 'cancelled' || outcome.kind === 'transport-error');
+  const kind: ToolOutcomeKind = cancelled ? 'cancelled' : outcome.kind;
+  const content = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;
+  const done = finish(content, outcome.isError || kind !== 'ok', kind);
+  yield done.event;
+  return done.message;
+}
