@@ -18,7 +18,7 @@
  * loud HTTP 500 naming the request, so a test that forgot a script fails clearly.
  * `GET /v1/models` lists one model (`scripted`); anything else is 404.
  *
- * Responses (./scripted-broker/replies.ts; plain data, so they can come from a JSON file):
+ * Responses (./broker-scripts/replies.ts; plain data, so they can come from a JSON file):
  * - `textReply(text, { chunkSize, tokensPerSecond, delayMs, reasoning, reasoningField, usage,
  *   finishReason, lineEnding, noSpace })`: role chunk, reasoning deltas, content deltas, finish
  *   chunk, optional usage-only chunk (`choices: []`), `data: [DONE]`.
@@ -43,15 +43,15 @@
  * serves a small demo conversation (markdown answers; asked to calculate, it calls
  * `builtin__calculator`; asked to think, it reasons first; "error", "slow", "drop" and "stall" show
  * those failures) and prints its URL. A script file is a JSON array of responses (or the shorthands
- * in ./scripted-broker/demo.ts) served in order before the demo takes over.
+ * in ./broker-scripts/demo.ts) served in order before the demo takes over.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ScriptedResponse } from './scripted-broker/replies';
+import type { ScriptedResponse } from './broker-scripts/replies';
 
-export * from './scripted-broker/replies';
+export * from './broker-scripts/replies';
 
 export interface ReceivedRequest {
   /** 0-based arrival order. */
@@ -293,7 +293,7 @@ async function main(): Promise<void> {
       quiet: { type: 'boolean', default: false },
     },
   });
-  const { demoConversation, loadScriptFile } = await import('./scripted-broker/demo');
+  const { demoConversation, loadScriptFile } = await import('./broker-scripts/demo');
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: expected a port number, got ${JSON.stringify(values.port)}`);
   const broker = await startScriptedBroker({

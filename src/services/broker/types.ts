@@ -41,7 +41,8 @@ export interface CompletedToolCall {
   arguments: string;
 }
 
-export type BrokerErrorKind = 'http' | 'network' | 'timeout' | 'stream' | 'protocol';
+/** `config`: the request could not be made as configured (e.g. the API key variable is unset). */
+export type BrokerErrorKind = 'http' | 'network' | 'timeout' | 'stream' | 'protocol' | 'config';
 
 export type BrokerEvent =
   | { type: 'text-delta'; text: string }

@@ -35,6 +35,11 @@ export const modelSchema = z.strictObject({
   headers: headers.optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: positiveInt.optional(),
+  /**
+   * Ask for token usage in the stream (`stream_options.include_usage`). Default: asked, and dropped
+   * for the session if the server rejects the field; false never sends it.
+   */
+  streamUsage: z.boolean().optional(),
 });
 
 const serverCommon = {

@@ -1,0 +1,221 @@
+import type { BrokerEvent, FinishReason, Usage } from './types';
+import {
+  errorMessageOf,
+  isErrorChunk,
+  isObject,
+  type JsonObject,
+  nonEmptyString,
+  normalizeFinishReason,
+  readContent,
+  readReasoning,
+  readUsage,
+} from './wire';
+
+/**
+ * The pure heart of the broker: (state, SSE message) -> (state, events), with no I/O, so every
+ * server quirk is a unit test. Text and reasoning are emitted as they arrive; tool calls, usage and
+ * the finish reason only when the stream ends (`finalize`), because servers keep sending argument
+ * fragments, usage and even a second finish chunk after the first `finish_reason`.
+ */
+
+/** One SSE event as eventsource-parser yields it. */
+export interface SseMessage {
+  event?: string;
+  data: string;
+}
+
+interface ToolSlot {
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export interface AccumulatorState {
+  /** Tool calls being assembled, in the order first seen. */
+  readonly slots: readonly ToolSlot[];
+  /** The slot an index-less fragment continues (seed §5: a missing index means the current call). */
+  readonly currentIndex: number | undefined;
+  /** The first non-null finish reason; a later null or duplicate never replaces it. */
+  readonly finishReason: string | undefined;
+  /** The last usage seen (servers send it on every chunk, on the finish chunk or separately). */
+  readonly usage: Usage | undefined;
+  /** The first error the server reported inside the stream. */
+  readonly error: string | undefined;
+  /** `data: [DONE]` arrived: the stream is over whatever follows. */
+  readonly done: boolean;
+  readonly malformedChunks: number;
+  /** For tool calls that arrive without an id: `${idPrefix}_${index}`. */
+  readonly idPrefix: string;
+}
+
+export interface Step {
+  state: AccumulatorState;
+  events: BrokerEvent[];
+}
+
+export function createAccumulator(options: { idPrefix?: string } = {}): AccumulatorState {
+  return {
+    slots: [],
+    currentIndex: undefined,
+    finishReason: undefined,
+    usage: undefined,
+    error: undefined,
+    done: false,
+    malformedChunks: 0,
+    idPrefix: options.idPrefix ?? 'call',
+  };
+}
+
+const NO_EVENTS: BrokerEvent[] = [];
+
+export function accumulate(state: AccumulatorState, message: SseMessage): Step {
+  if (state.done) return { state, events: NO_EVENTS };
+  const data = message.data.trim();
+  if (data === '[DONE]') return { state: { ...state, done: true }, events: NO_EVENTS };
+  if (data === '') return { state, events: NO_EVENTS };
+
+  let body: unknown;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    body = undefined;
+  }
+  if (message.event === 'error') return reportError(state, errorMessageOf(body) ?? (data.slice(0, 400) || 'error'));
+  if (!isObject(body)) {
+    const events: BrokerEvent[] =
+      state.malformedChunks === 0 ? [{ type: 'status', message: `ignored a stream chunk that is not a JSON object: ${data.slice(0, 80)}` }] : NO_EVENTS;
+    return { state: { ...state, malformedChunks: state.malformedChunks + 1 }, events };
+  }
+  return applyChunk(state, body);
+}
+
+function reportError(state: AccumulatorState, message: string): Step {
+  if (state.error !== undefined) return { state, events: NO_EVENTS };
+  return {
+    state: { ...state, error: message },
+    events: [{ type: 'error', kind: 'stream', message: `the server reported an error during the answer: ${message}` }],
+  };
+}
+
+function applyChunk(initial: AccumulatorState, body: JsonObject): Step {
+  let state = initial;
+  const events: BrokerEvent[] = [];
+  const push = (step: Step) => {
+    state = step.state;
+    events.push(...step.events);
+  };
+
+  if (isErrorChunk(body)) push(reportError(state, errorMessageOf(body) ?? 'error'));
+
+  const usage = readUsage(body.usage) ?? (isObject(body.x_groq) ? readUsage(body.x_groq.usage) : undefined);
+  if (usage) state = { ...state, usage };
+
+  const choice = pickChoice(body.choices);
+  if (!choice) return { state, events };
+
+  const delta = isObject(choice.delta) ? choice.delta : undefined;
+  if (delta) {
+    const content = readContent(delta.content);
+    const reasoning = readReasoning(delta) + content.reasoning;
+    if (reasoning) events.push({ type: 'reasoning-delta', text: reasoning });
+    if (content.text) events.push({ type: 'text-delta', text: content.text });
+    if (Array.isArray(delta.tool_calls)) state = mergeToolCalls(state, delta.tool_calls);
+    else if (isObject(delta.function_call)) state = mergeToolCalls(state, [{ index: 0, function: delta.function_call }]);
+  }
+
+  const reason = normalizeFinishReason(choice.finish_reason);
+  if (reason !== undefined && state.finishReason === undefined) state = { ...state, finishReason: reason };
+  if (reason === 'error') push(reportError(state, 'the server ended the answer with finish_reason "error"'));
+  return { state, events };
+}
+
+/** The first choice (index 0); other choices of an `n > 1` request are ignored. */
+function pickChoice(choices: unknown): JsonObject | undefined {
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const first = choices.find((choice) => isObject(choice) && (choice.index === 0 || choice.index === undefined));
+  return isObject(first) ? first : isObject(choices[0]) ? choices[0] : undefined;
+}
+
+function slotIndexFor(state: AccumulatorState, fragment: JsonObject, position: number, count: number): number {
+  if (typeof fragment.index === 'number' && Number.isInteger(fragment.index) && fragment.index >= 0) return fragment.index;
+  const id = nonEmptyString(fragment.id);
+  if (id) {
+    const same = state.slots.find((slot) => slot.id === id);
+    if (same) return same.index;
+  }
+  // Several index-less calls in one delta are told apart by position; a single one continues the
+  // current call (seed §5), unless it carries a new id: then it is a new call.
+  const candidate = count > 1 ? position : (state.currentIndex ?? 0);
+  const occupant = state.slots.find((slot) => slot.index === candidate);
+  if (id && occupant && occupant.id && occupant.id !== id) return Math.max(...state.slots.map((slot) => slot.index)) + 1;
+  return candidate;
+}
+
+function mergeToolCalls(initial: AccumulatorState, fragments: unknown[]): AccumulatorState {
+  let state = initial;
+  fragments.forEach((fragment, position) => {
+    if (!isObject(fragment)) return;
+    const index = slotIndexFor(state, fragment, position, fragments.length);
+    const fn = isObject(fragment.function) ? fragment.function : {};
+    const existing = state.slots.find((slot) => slot.index === index);
+    const slot: ToolSlot = existing ?? { index, id: '', name: '', arguments: '' };
+    const args = fn.arguments;
+    const next: ToolSlot = {
+      index,
+      // The first non-empty id and name win: servers repeat them (or send "") on later chunks,
+      // and concatenating would produce `fnfn`.
+      id: slot.id || (nonEmptyString(fragment.id) ?? ''),
+      name: slot.name || (nonEmptyString(fn.name) ?? ''),
+      // Fragments of the JSON string are concatenated; a server that sends the arguments as an
+      // object sends them whole, so the object replaces what was there.
+      arguments: typeof args === 'string' ? slot.arguments + args : isObject(args) || Array.isArray(args) ? JSON.stringify(args) : slot.arguments,
+    };
+    const slots = existing ? state.slots.map((s) => (s === existing ? next : s)) : [...state.slots, next];
+    state = { ...state, slots, currentIndex: index };
+  });
+  return state;
+}
+
+export type StreamEnd =
+  /** `[DONE]` or the end of the body: the answer is as complete as the server made it. */
+  | 'complete'
+  /** The connection broke, timed out or was cancelled before the server finished. */
+  | 'cut';
+
+/** The finish reason the stream earned; see FinishReason for `incomplete`. */
+export function finishReasonOf(state: AccumulatorState, end: StreamEnd): FinishReason {
+  if (state.error !== undefined) return 'error';
+  if (end === 'cut' && state.finishReason === undefined) return 'incomplete';
+  const reason = state.finishReason;
+  // Some servers (older Ollama, several proxies) report tool calls with finish_reason "stop".
+  if (state.slots.length > 0 && (reason === 'stop' || reason === 'tool_calls')) return 'tool_calls';
+  return reason ?? 'incomplete';
+}
+
+/**
+ * Ends the stream: the completed tool calls (only when the server finished; calls from a cut
+ * stream may be truncated and must not run), the last usage, then `finish`.
+ */
+export function finalize(state: AccumulatorState, end: StreamEnd, override?: FinishReason): BrokerEvent[] {
+  const events: BrokerEvent[] = [];
+  const reason = override ?? finishReasonOf(state, end);
+  const complete = end === 'complete' || state.finishReason !== undefined;
+  if (complete && reason !== 'error' && reason !== 'cancelled') {
+    const ordered = [...state.slots].sort((a, b) => a.index - b.index);
+    for (const slot of ordered) {
+      events.push({
+        type: 'tool-call',
+        call: {
+          id: slot.id || `${state.idPrefix}_${slot.index}`,
+          name: slot.name,
+          // A call to a tool without parameters often arrives with no arguments at all.
+          arguments: slot.arguments.trim() === '' ? '{}' : slot.arguments,
+        },
+      });
+    }
+  }
+  if (state.usage) events.push({ type: 'usage', usage: state.usage });
+  events.push({ type: 'finish', reason });
+  return events;
+}

@@ -1,0 +1,62 @@
+import { accumulate, type AccumulatorState, finalize } from './accumulator';
+import type { BrokerEvent } from './types';
+import { errorMessageOf, isErrorChunk, isObject } from './wire';
+
+/** Reads at most `maxBytes` of a body as UTF-8 (error bodies, JSON replies); the rest is discarded. */
+export async function readLimited(response: Response, maxBytes: number, onBytes?: (bytes: number) => void): Promise<{ text: string; truncated: boolean }> {
+  if (!response.body) return { text: '', truncated: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      onBytes?.(value.byteLength);
+      const room = maxBytes - size;
+      size += value.byteLength;
+      text += decoder.decode(value.byteLength > room ? value.subarray(0, room) : value, { stream: true });
+      if (size >= maxBytes) {
+        truncated = size > maxBytes;
+        break;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return { text: text + decoder.decode(), truncated };
+}
+
+/** Text that is SSE although the content type did not say so (some proxies label it text/plain). */
+export function looksLikeSse(text: string): boolean {
+  return /^\s*(data|event|id|retry)\s*:|^\s*:/.test(text);
+}
+
+export type JsonReplyResult =
+  | { kind: 'events'; events: BrokerEvent[] }
+  | { kind: 'error'; message: string }
+  | { kind: 'unexpected' };
+
+/**
+ * A 200 that is not an event stream. LM Studio answers errors this way (`{"error": "..."}` with
+ * status 200); some servers ignore `stream: true` and send a whole `chat.completion`, which is
+ * turned into the same events a stream would have produced.
+ */
+export function readJsonReply(text: string, state: AccumulatorState): JsonReplyResult {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { kind: 'unexpected' };
+  }
+  if (!isObject(body)) return { kind: 'unexpected' };
+  if (isErrorChunk(body)) return { kind: 'error', message: errorMessageOf(body) ?? 'error' };
+  const choices = Array.isArray(body.choices) ? body.choices : undefined;
+  const choice = choices?.find((item) => isObject(item) && (item.index === 0 || item.index === undefined)) ?? choices?.[0];
+  if (!isObject(choice) || !isObject(choice.message)) return { kind: 'unexpected' };
+  const asChunk = { choices: [{ index: 0, delta: choice.message, finish_reason: choice.finish_reason ?? null }], usage: body.usage ?? null };
+  const step = accumulate(state, { data: JSON.stringify(asChunk) });
+  return { kind: 'events', events: [...step.events, ...finalize(step.state, 'complete')] };
+}

@@ -1,0 +1,122 @@
+import { errorMessageOf } from './wire';
+
+/** Longest server text we put into one error line. */
+export const SNIPPET_CHARS = 400;
+
+/**
+ * Replaces every secret by `[redacted]`. Servers echo keys back (e.g. "Incorrect API key provided:
+ * sk-…"), so every message built from a server's words passes through here (DESIGN.md §5.6).
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    // Very short values would redact ordinary words; no real key is that short.
+    if (secret.length >= 6) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+/** One line, whitespace collapsed, at most `max` characters. */
+export function oneLine(text: string, max = SNIPPET_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** `HTTP <code>: <message or body snippet>`, with a hint for the statuses users can fix. */
+export function httpErrorMessage(status: number, body: string, context: { keyEnv?: string; modelId: string; url: string }): string {
+  let detail: string | undefined;
+  try {
+    detail = errorMessageOf(JSON.parse(body));
+  } catch {
+    detail = undefined;
+  }
+  const snippet = oneLine(detail ?? body) || '(empty body)';
+  return `HTTP ${status}: ${snippet}${httpHint(status, context)}`;
+}
+
+function httpHint(status: number, context: { keyEnv?: string; modelId: string; url: string }): string {
+  if (status === 401 || status === 403) {
+    return context.keyEnv ? ` (check the API key in $${context.keyEnv})` : ' (does this server need an API key? set keyEnv or apiKey for the model)';
+  }
+  if (status === 404) return ` (is ${context.url} right, ending in /v1, and does the server know model "${context.modelId}"?)`;
+  return '';
+}
+
+interface ErrorWithCause {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+/** The innermost `code` of a fetch failure (undici wraps the socket error in `cause`). */
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  let code: string | undefined;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const value = (current as ErrorWithCause).code;
+    if (typeof value === 'string') code = value;
+    current = (current as ErrorWithCause).cause;
+  }
+  return code;
+}
+
+function innermostMessage(error: unknown): string {
+  let current: unknown = error;
+  let message = String(error);
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const value = (current as ErrorWithCause).message;
+    if (typeof value === 'string' && value) message = value;
+    current = (current as ErrorWithCause).cause;
+  }
+  return message;
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate in chain',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+};
+
+/** A short human reason for a network failure. */
+export function networkReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code && REASONS[code]) return REASONS[code]!;
+  const message = innermostMessage(error);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}
+
+/** `cannot reach <model> at <url>: <reason> (<hint>)` */
+export function unreachableMessage(modelName: string, url: string, error: unknown): string {
+  const hint = isLoopback(url)
+    ? 'is llama-server, Ollama or LM Studio running there? --base-url points elsewhere'
+    : 'check the URL and the network; --base-url points elsewhere';
+  return `cannot reach ${modelName} at ${url}: ${networkReason(error)} (${hint})`;
+}
+
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 10) return `${Number(seconds.toFixed(1))}s`;
+  if (seconds < 120) return `${Math.round(seconds)}s`;
+  return `${Number((seconds / 60).toFixed(1))}min`;
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { type AccumulatorState, createAccumulator, finalize } from './accumulator';
+import { looksLikeSse, readJsonReply, readLimited } from './body';
+import { connect, HTTPError } from './connect';
+import { errorCode, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from './errors';
+import { StatusQueue } from './status-queue';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
+import { buildBody, buildHeaders, chatCompletionsUrl, rejectsStreamOptions, rememberNoStreamOptions, resolveApiKey, secretsOf, wantsStreamUsage } from './request';
+import { parseSse, ResponseTooLargeError } from './sse';
+import { accumulateStream } from './stream';
+import type { BrokerEvent, BrokerRequest, BrokerTimeouts, StreamChat } from './types';
+import { Watchdog } from './watchdog';
+
+export type { StreamChat } from './types';
+export { describeModels } from './models';
+
+/** Used when the request names no timeouts (the config's broker section normally does). Minutes: a local server may be loading the model. */
+export const DEFAULT_TIMEOUTS: BrokerTimeouts = { firstByteMs: 300_000, idleMs: 120_000 };
+export const DEFAULT_MAX_RETRIES = 2;
+const ERROR_BODY_BYTES = 64 * 1024;
+const JSON_REPLY_BYTES = 16 * 1024 * 1024;
+
+/** The URL as shown to the user: no credentials, no query (some providers put keys there). */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
+
+function bodyStream(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+function isConnectionReset(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function isTooLarge(error: unknown): boolean {
+  return error instanceof ResponseTooLargeError || (error as { type?: unknown })?.type === 'max-buffer-size-exceeded';
+}
+
+/**
+ * Streams one chat completion as BrokerEvents. Never throws: every failure is an `error` event,
+ * and `finish` is always the last event (also after an error or an abort).
+ */
+export const streamChat: StreamChat = async function* streamChat(request: BrokerRequest): AsyncGenerator<BrokerEvent, void, undefined> {
+  const { model } = request;
+  const env = request.env ?? process.env;
+  const url = chatCompletionsUrl(model.baseUrl);
+  const shownUrl = displayUrl(model.baseUrl);
+  const timeouts: BrokerTimeouts = { ...DEFAULT_TIMEOUTS, ...request.timeouts };
+  const maxRetries = request.maxRetries ?? DEFAULT_MAX_RETRIES;
+
+  if (request.signal?.aborted) {
+    yield { type: 'finish', reason: 'cancelled' };
+    return;
+  }
+  const key = resolveApiKey(model, env);
+  if (key.problem !== undefined) {
+    yield { type: 'error', kind: 'config', message: key.problem };
+    yield { type: 'finish', reason: 'error' };
+    return;
+  }
+  const secrets = secretsOf(model, key.key);
+  const clean = (text: string) => redact(text, secrets);
+
+  const statuses = new StatusQueue();
+  const stop = new AbortController();
+  const watchdog = new Watchdog(timeouts, () => stop.abort(new Error('timeout')));
+  const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
+  let state: AccumulatorState = createAccumulator({ idPrefix: `call_${randomUUID().slice(0, 8)}` });
+  let streaming = false;
+
+  /** The events that end a stream that failed with `failure`. */
+  function* failed(failure: unknown): Generator<BrokerEvent, void, undefined> {
+    if (request.signal?.aborted) return yield* finalize(state, 'cut', 'cancelled');
+    // The server had finished the answer; only the goodbye ([DONE], the end of the body) went missing.
+    if (state.finishReason !== undefined) return yield* finalize(state, 'complete');
+    if (watchdog.fired === 'first-byte') {
+      yield {
+        type: 'error',
+        kind: 'timeout',
+        message: `no answer from ${model.name} at ${shownUrl} within ${formatSeconds(timeouts.firstByteMs)} (broker.firstByteTimeoutMs); is the model still loading?`,
+      };
+    } else if (watchdog.fired === 'idle') {
+      yield {
+        type: 'error',
+        kind: 'timeout',
+        message: `${model.name} sent nothing for ${formatSeconds(timeouts.idleMs)} in the middle of the answer; gave up (broker.idleTimeoutMs)`,
+      };
+    } else if (isTooLarge(failure)) {
+      yield { type: 'error', kind: 'protocol', message: clean(`the answer from ${model.name} is too large: ${(failure as Error).message}`) };
+    } else if (streaming) {
+      yield { type: 'error', kind: 'stream', message: clean(`the connection to ${model.name} broke during the answer: ${networkReason(failure)}`) };
+      return yield* finalize(state, 'cut');
+    } else {
+      yield { type: 'error', kind: 'network', message: clean(unreachableMessage(model.name, shownUrl, failure)) };
+    }
+    yield* finalize(state, 'cut', 'error');
+  }
+
+  function* httpFailure(status: number, text: string, retryAfter: string | null): Generator<BrokerEvent, void, undefined> {
+    let message = httpErrorMessage(status, text, { keyEnv: model.keyEnv, modelId: model.model, url: shownUrl });
+    const asked = parseRetryAfter(retryAfter);
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatSeconds(asked)})`;
+    yield { type: 'error', kind: 'http', status, message: clean(message) };
+    yield { type: 'finish', reason: 'error' };
+  }
+
+  try {
+    let response: Response | undefined;
+    let resent = false;
+    while (!response) {
+      const includeUsage = wantsStreamUsage(model);
+      try {
+        const pending = connect({
+          url,
+          headers: buildHeaders(model, key.key),
+          body: JSON.stringify(buildBody(request, { includeUsage })),
+          signal,
+          maxRetries,
+          watchdog,
+          status: (message) => statuses.push({ type: 'status', message: clean(message) }),
+          readBody: async (reply) => (await readLimited(reply, ERROR_BODY_BYTES)).text,
+        });
+        response = yield* statuses.drainUntil(pending);
+      } catch (error) {
+        if (!(error instanceof HTTPError)) {
+          // A kept-alive connection the server closed meanwhile (it restarted) fails at once with a
+          // reset; one fresh connection tells "restarted" from "down" before we report anything.
+          if (!resent && !signal.aborted && isConnectionReset(error)) {
+            resent = true;
+            continue;
+          }
+          throw error;
+        }
+        const { text } = await readLimited(error.response, ERROR_BODY_BYTES);
+        if (includeUsage && model.streamUsage === undefined && rejectsStreamOptions(error.response.status, text)) {
+          // Asked again at once without the field; remembered for this session.
+          rememberNoStreamOptions(model);
+          continue;
+        }
+        return yield* httpFailure(error.response.status, text, error.response.headers.get('retry-after'));
+      }
+    }
+
+    streaming = true;
+    const contentType = response.headers.get('content-type') ?? '';
+    let body: ReadableStream<Uint8Array> | null = response.body;
+    if (!/event-stream/i.test(contentType)) {
+      const { text } = await readLimited(response, JSON_REPLY_BYTES, () => watchdog.activity());
+      if (!looksLikeSse(text)) {
+        const reply = readJsonReply(text, state);
+        if (reply.kind === 'events') return yield* reply.events;
+        const message =
+          reply.kind === 'error'
+            ? `${model.name} answered with an error: ${oneLine(reply.message)}`
+            : `unexpected answer from ${model.name} (${contentType || 'no content type'}): ${oneLine(text) || '(empty body)'}`;
+        yield { type: 'error', kind: reply.kind === 'error' ? 'http' : 'protocol', status: response.status, message: clean(message) };
+        yield { type: 'finish', reason: 'error' };
+        return;
+      }
+      // Event stream under another label (some proxies say text/plain): parsed as one.
+      body = bodyStream(text);
+    }
+    if (!body) {
+      yield { type: 'error', kind: 'protocol', message: `${model.name} sent an empty response` };
+      yield { type: 'finish', reason: 'error' };
+      return;
+    }
+
+    const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state);
+    state = outcome.state;
+    if (outcome.failure !== undefined) return yield* failed(outcome.failure);
+    yield* finalize(state, 'complete');
+  } catch (failure) {
+    yield* failed(failure);
+  } finally {
+    watchdog.stop();
+    // Releases the connection if we stopped before the server did (a consumer that broke off, an error).
+    stop.abort();
+  }
+};

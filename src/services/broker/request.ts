@@ -1,0 +1,89 @@
+import { VERSION } from '../../version';
+import type { BrokerRequest, ModelConfig } from './types';
+
+/** `<baseUrl>/chat/completions`, whether or not the base URL ends in a slash. */
+export function chatCompletionsUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+}
+
+export type KeyResolution = { key: string | undefined; problem?: undefined } | { key?: undefined; problem: string };
+
+/** The API key: `apiKey`, else the variable named by `keyEnv`. A named but unset variable is a problem, not a silent anonymous request. */
+export function resolveApiKey(model: ModelConfig, env: NodeJS.ProcessEnv): KeyResolution {
+  if (model.apiKey) return { key: model.apiKey };
+  if (!model.keyEnv) return { key: undefined };
+  const value = env[model.keyEnv]?.trim();
+  if (!value) return { problem: `model "${model.name}" takes its API key from $${model.keyEnv}, which is not set` };
+  return { key: value };
+}
+
+const SECRET_HEADER = /auth|key|token|secret|cookie|session/i;
+
+/** Every value that must never appear in a message: the key and secret-looking extra headers. */
+export function secretsOf(model: ModelConfig, key: string | undefined): string[] {
+  const secrets = key ? [key] : [];
+  for (const [name, value] of Object.entries(model.headers ?? {})) {
+    if (!SECRET_HEADER.test(name)) continue;
+    secrets.push(value);
+    // `Bearer <token>`: the token alone may be echoed too.
+    const token = /^\s*\S+\s+(\S{6,})\s*$/.exec(value)?.[1];
+    if (token) secrets.push(token);
+  }
+  return secrets;
+}
+
+export function buildHeaders(model: ModelConfig, key: string | undefined): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'text/event-stream, application/json',
+    'user-agent': `aish-tui/${VERSION}`,
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    // Configured headers come last so a user can override any of the above.
+    ...model.headers,
+  };
+}
+
+export interface BodyOptions {
+  /** Ask for a usage chunk at the end of the stream (`stream_options.include_usage`). */
+  includeUsage: boolean;
+}
+
+/** The chat-completions request body. `tools` only when non-empty: some servers reject `"tools": []`. */
+export function buildBody(request: BrokerRequest, options: BodyOptions): Record<string, unknown> {
+  const { model } = request;
+  const body: Record<string, unknown> = {
+    model: model.model,
+    messages: request.messages,
+    stream: true,
+  };
+  if (options.includeUsage) body.stream_options = { include_usage: true };
+  if (model.temperature !== undefined) body.temperature = model.temperature;
+  if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
+  if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  return body;
+}
+
+/**
+ * Servers that validate strictly (pydantic `extra=forbid`, older Azure API versions) answer
+ * `stream_options` with a 400/422 that names the field. We then send the request again without it
+ * and remember that for the rest of the session.
+ */
+export function rejectsStreamOptions(status: number, body: string): boolean {
+  return (status === 400 || status === 422) && /stream_options/i.test(body);
+}
+
+const noStreamOptions = new Set<string>();
+
+function streamOptionsKey(model: ModelConfig): string {
+  return `${model.baseUrl}\u0000${model.model}`;
+}
+
+/** Whether to ask for usage in the stream: per model config (`streamUsage`), else unless the server refused it. */
+export function wantsStreamUsage(model: ModelConfig): boolean {
+  if (model.streamUsage !== undefined) return model.streamUsage;
+  return !noStreamOptions.has(streamOptionsKey(model));
+}
+
+export function rememberNoStreamOptions(model: ModelConfig): void {
+  noStreamOptions.add(streamOptionsKey(model));
+}

@@ -1,0 +1,34 @@
+import { accumulate, type AccumulatorState, type SseMessage } from './accumulator';
+import type { BrokerEvent } from './types';
+
+export interface StreamOutcome {
+  state: AccumulatorState;
+  /** Why reading stopped early (connection cut, timeout, abort, size cap); undefined on a clean end. */
+  failure?: unknown;
+}
+
+/**
+ * Reads SSE messages through the accumulator, yielding text and reasoning as they arrive. Stops at
+ * `[DONE]`, at the end of the body, or after the server reported an error (nothing useful follows
+ * one, and a server that reports an error and then idles would otherwise hold the turn until the
+ * idle timeout). Never throws: a read failure is returned with the state reached so far.
+ */
+export async function* accumulateStream(messages: ReadableStream<SseMessage>, initial: AccumulatorState): AsyncGenerator<BrokerEvent, StreamOutcome, undefined> {
+  const reader = messages.getReader();
+  let state = initial;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return { state };
+      const step = accumulate(state, value);
+      state = step.state;
+      for (const event of step.events) yield event;
+      if (state.done || state.error !== undefined) return { state };
+    }
+  } catch (failure) {
+    return { state, failure };
+  } finally {
+    // Stops the body (and with it the connection) when we stop before the server did.
+    reader.cancel().catch(() => {});
+  }
+}

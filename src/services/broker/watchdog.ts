@@ -1,0 +1,56 @@
+import type { BrokerTimeouts } from './types';
+
+export type TimeoutKind = 'first-byte' | 'idle';
+
+/**
+ * The two timeouts of a streamed answer. Until the first body byte the first-byte timer runs (a
+ * local server may spend minutes loading the model); from then on every read restarts the idle
+ * timer. Retry waits pause it. When a timer fires, `onTimeout` aborts the request.
+ */
+export class Watchdog {
+  fired: TimeoutKind | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private streaming = false;
+
+  constructor(
+    private readonly timeouts: BrokerTimeouts,
+    private readonly onTimeout: (kind: TimeoutKind) => void,
+  ) {}
+
+  /** (Re)starts the wait for the first byte: at the start and before every retry. */
+  armFirstByte(): void {
+    this.streaming = false;
+    this.set('first-byte', this.timeouts.firstByteMs);
+  }
+
+  /** Bytes arrived. */
+  activity(): void {
+    this.streaming = true;
+    this.set('idle', this.timeouts.idleMs);
+  }
+
+  get receivedBytes(): boolean {
+    return this.streaming;
+  }
+
+  pause(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  stop(): void {
+    this.pause();
+  }
+
+  private set(kind: TimeoutKind, ms: number): void {
+    if (this.fired) return;
+    this.pause();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.fired = kind;
+      this.onTimeout(kind);
+    }, ms);
+    // A pending timeout alone must not keep the process alive (e.g. headless mode exiting).
+    this.timer.unref?.();
+  }
+}

@@ -1,0 +1,47 @@
+import { createAccumulator, finalize } from '../../../src/services/broker/accumulator';
+import { parseSse } from '../../../src/services/broker/sse';
+import { accumulateStream } from '../../../src/services/broker/stream';
+import type { BrokerEvent } from '../../../src/services/broker/types';
+
+/** Cuts `bytes` at the given offsets (sorted, deduplicated, within range) into separate reads. */
+export function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
+  const points = [...new Set(offsets.filter((n) => n > 0 && n < bytes.length))].sort((a, b) => a - b);
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (const point of points) {
+    pieces.push(bytes.subarray(start, point));
+    start = point;
+  }
+  pieces.push(bytes.subarray(start));
+  return pieces;
+}
+
+/** A body that delivers each piece as its own read, as a socket would. */
+export function bodyOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream({
+    pull(controller) {
+      const piece = pieces[next++];
+      if (piece === undefined) controller.close();
+      else controller.enqueue(piece);
+    },
+  });
+}
+
+/**
+ * The broker's parsing path without HTTP, exactly as streamChat runs it: bytes -> UTF-8 ->
+ * eventsource-parser -> accumulator -> finalize.
+ */
+export async function eventsOf(pieces: Uint8Array[], options: { maxEventChars?: number } = {}): Promise<BrokerEvent[]> {
+  const events: BrokerEvent[] = [];
+  const run = accumulateStream(parseSse(bodyOf(pieces), options), createAccumulator({ idPrefix: 'call_test' }));
+  for (;;) {
+    const step = await run.next();
+    if (step.done) {
+      events.push(...finalize(step.value.state, step.value.failure === undefined ? 'complete' : 'cut'));
+      if (step.value.failure !== undefined) events.push({ type: 'error', kind: 'stream', message: `failure: ${(step.value.failure as Error).message}` });
+      return events;
+    }
+    events.push(step.value);
+  }
+}
