@@ -40,13 +40,21 @@ async function run(args: CliArgs): Promise<number> {
     return runMcpCommand(config, args, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
   }
   if (args.print !== undefined) {
-    throw new ConfigError(['headless mode (-p) is not available in this build']);
+    const { runHeadless } = await import('./cli/headless');
+    return runHeadless(config, args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     throw new ConfigError(['the full-screen UI needs a terminal; use -p "<prompt>" for scripts']);
   }
+  let tuiArgs = args;
+  if (args.continueLast || args.resume !== undefined) {
+    // Checked before the screen switches, so a wrong id is a plain one-line error (exit 2).
+    const { resolveResumeTarget, sessionsDir } = await import('./services/history/index');
+    const resume = resolveResumeTarget({ dir: sessionsDir(config), enabled: config.history.enabled, continueLast: args.continueLast, resume: args.resume });
+    tuiArgs = { ...args, continueLast: false, resume };
+  }
   const { runTui } = await import('./cli/tui');
-  return runTui(config, args);
+  return runTui(config, tuiArgs);
 }
 
 let args: CliArgs;

@@ -9,4 +9,4 @@ export { collectSecrets, createRedactor, redactDeep, REDACTED, type Redactor } f
 export function sessionsDir(config: Pick<AppConfig, 'history' | 'paths'>): string {
   return config.history.dir ?? path.join(config.paths.stateDir, 'sessions');
 }
-export { openHistory, type OpenedHistory, type OpenHistoryOptions } from './open';
+export { openHistory, resolveResumeTarget, type OpenedHistory, type OpenHistoryOptions } from './open';

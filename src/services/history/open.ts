@@ -1,6 +1,7 @@
 // Choosing the session a run writes to: a new one, the last one (`--continue`), or a given one
 // (`--resume <id>`). Shared by the TUI and headless mode.
 import { ConfigError } from '../config/errors';
+import { displayPath } from '../config/paths';
 import { createSessionLog, type SessionLog } from './log';
 import { latestSessionId, loadSession, resolveSessionId } from './load';
 import type { Redactor } from './redact';
@@ -26,22 +27,28 @@ export interface OpenedHistory {
   resumedId?: string;
 }
 
-/** Throws ConfigError (exit 2) when there is nothing to continue or the id does not exist. */
-export function openHistory(options: OpenHistoryOptions): OpenedHistory {
-  let id: string | undefined;
-  if (options.resume !== undefined || options.continueLast) {
-    if (!options.enabled) throw new ConfigError([`${options.continueLast ? '--continue' : '--resume'}: history is disabled in the config (history.enabled: false)`]);
-    if (options.continueLast) {
-      id = latestSessionId(options.dir);
-      if (!id) throw new ConfigError([`--continue: no saved session in ${options.dir}`]);
-    } else {
-      try {
-        id = resolveSessionId(options.dir, options.resume!);
-      } catch (error) {
-        throw new ConfigError([`--resume: ${(error as Error).message}`]);
-      }
-    }
+/**
+ * The id `--continue` / `--resume <id|prefix>` refer to, or undefined for a new session.
+ * Throws ConfigError (exit 2) when there is nothing to continue or the id does not exist.
+ */
+export function resolveResumeTarget(options: Pick<OpenHistoryOptions, 'dir' | 'enabled' | 'continueLast' | 'resume'>): string | undefined {
+  if (options.resume === undefined && !options.continueLast) return undefined;
+  const flag = options.continueLast ? '--continue' : '--resume';
+  if (!options.enabled) throw new ConfigError([`${flag}: history is disabled in the config (history.enabled: false)`]);
+  if (options.continueLast) {
+    const id = latestSessionId(options.dir);
+    if (!id) throw new ConfigError([`--continue: no saved session in ${displayPath(options.dir)}`]);
+    return id;
   }
+  try {
+    return resolveSessionId(options.dir, options.resume!);
+  } catch (error) {
+    throw new ConfigError([`--resume: ${(error as Error).message}`]);
+  }
+}
+
+export function openHistory(options: OpenHistoryOptions): OpenedHistory {
+  const id = resolveResumeTarget(options);
   const loaded = id ? loadSession(options.dir, id) : undefined;
   const log = options.enabled
     ? createSessionLog({

@@ -6,6 +6,8 @@ import type { AppState } from '../store';
 export interface ChatActions {
   /** Folds one conversation event into the transcript and the history. */
   applyConversationEvent: (event: ConversationEvent) => void;
+  /** Folds several events (one frame's worth) in a single store update. */
+  applyConversationEvents: (events: readonly ConversationEvent[]) => void;
   /** Shows a resumed or imported history (never re-runs anything). */
   loadHistory: (messages: Message[]) => void;
   addStatus: (level: 'info' | 'warn' | 'error', text: string) => void;
@@ -62,76 +64,90 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
   return items;
 }
 
+/** How one conversation event changes the chat state (pure: used for single events and batches). */
+export function foldConversationEvent(state: AppState, event: ConversationEvent): Partial<AppState> {
+  switch (event.type) {
+    case 'request-start':
+      return { brokerState: 'waiting', modelName: event.model };
+    case 'text-delta':
+    case 'reasoning-delta': {
+      const open = lastStreamingAssistant(state.items);
+      const field = event.type === 'text-delta' ? 'text' : 'reasoning';
+      if (open) {
+        return { brokerState: 'streaming', items: updateItem(state.items, open.id, (item) => ({ ...item, [field]: (item as typeof open)[field] + event.text }) as ChatItem) };
+      }
+      const item: ChatItem = { kind: 'assistant', id: newItemId('a'), version: 0, text: '', reasoning: '', streaming: true, [field]: event.text };
+      return { brokerState: 'streaming', items: [...state.items, item] };
+    }
+    case 'tool-call': {
+      const items = closeStreaming(state.items);
+      return { brokerState: 'tools', items: [...items, { kind: 'tool', id: event.call.id, version: 0, call: event.call, state: 'pending' }] };
+    }
+    case 'tool-decision':
+      return {
+        items: updateItem(state.items, event.id, (item) => {
+          if (item.kind !== 'tool') return item;
+          const decided = event.decision.action === 'deny' ? 'denied' : event.decision.action === 'skip' ? 'skipped' : item.state;
+          return { ...item, decision: event.decision, state: decided };
+        }),
+      };
+    case 'tool-started':
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'running', startedAt: Date.now() }) as ChatItem) };
+    case 'tool-progress':
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, progress: event.progress }) as ChatItem) };
+    case 'tool-result':
+      return {
+        items: updateItem(state.items, event.id, (item) => {
+          if (item.kind !== 'tool') return item;
+          const finalState = item.state === 'denied' || item.state === 'skipped' ? item.state : event.outcome === 'cancelled' ? 'cancelled' : event.isError ? 'error' : 'done';
+          return { ...item, state: finalState, result: event.content, endedAt: Date.now() };
+        }),
+      };
+    case 'command-proposed':
+      return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '' }] };
+    case 'command-started':
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, command: event.command, state: 'running' }) as ChatItem) };
+    case 'command-output':
+      return { items: updateItem(state.items, event.id, (item) => (item.kind === 'command' ? { ...item, output: item.output + event.chunk } : item)) };
+    case 'command-exit':
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
+    case 'command-skipped':
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
+    case 'usage':
+      return { lastUsage: event.usage, tokensPerSecond: event.tokensPerSecond ?? state.tokensPerSecond };
+    case 'status':
+      return { items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level: event.level, text: event.message }] };
+    case 'error':
+      return { brokerState: 'error', items: [...closeStreaming(state.items), { kind: 'status', id: newItemId('e'), version: 0, level: 'error', text: event.message }] };
+    case 'message':
+      return { messages: [...state.messages, event.message] };
+    case 'done': {
+      const open = lastStreamingAssistant(state.items);
+      const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' ? undefined : event.finishReason;
+      const items = open ? updateItem(state.items, open.id, (item) => ({ ...item, streaming: false, ...(note ? { endNote: note } : {}) }) as ChatItem) : state.items;
+      return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
+    }
+  }
+}
+
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatActions> = (set) => ({
   messages: [],
   items: [],
   brokerState: 'idle',
   modelName: '',
 
-  applyConversationEvent: (event) =>
+  applyConversationEvent: (event) => set((state) => foldConversationEvent(state, event)),
+  applyConversationEvents: (events) =>
     set((state) => {
-      switch (event.type) {
-        case 'request-start':
-          return { brokerState: 'waiting', modelName: event.model };
-        case 'text-delta':
-        case 'reasoning-delta': {
-          const open = lastStreamingAssistant(state.items);
-          const field = event.type === 'text-delta' ? 'text' : 'reasoning';
-          if (open) {
-            return { brokerState: 'streaming', items: updateItem(state.items, open.id, (item) => ({ ...item, [field]: (item as typeof open)[field] + event.text }) as ChatItem) };
-          }
-          const item: ChatItem = { kind: 'assistant', id: newItemId('a'), version: 0, text: '', reasoning: '', streaming: true, [field]: event.text };
-          return { brokerState: 'streaming', items: [...state.items, item] };
-        }
-        case 'tool-call': {
-          const items = closeStreaming(state.items);
-          return { brokerState: 'tools', items: [...items, { kind: 'tool', id: event.call.id, version: 0, call: event.call, state: 'pending' }] };
-        }
-        case 'tool-decision':
-          return {
-            items: updateItem(state.items, event.id, (item) => {
-              if (item.kind !== 'tool') return item;
-              const decided = event.decision.action === 'deny' ? 'denied' : event.decision.action === 'skip' ? 'skipped' : item.state;
-              return { ...item, decision: event.decision, state: decided };
-            }),
-          };
-        case 'tool-started':
-          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'running', startedAt: Date.now() }) as ChatItem) };
-        case 'tool-progress':
-          return { items: updateItem(state.items, event.id, (item) => ({ ...item, progress: event.progress }) as ChatItem) };
-        case 'tool-result':
-          return {
-            items: updateItem(state.items, event.id, (item) => {
-              if (item.kind !== 'tool') return item;
-              const finalState = item.state === 'denied' || item.state === 'skipped' ? item.state : event.outcome === 'cancelled' ? 'cancelled' : event.isError ? 'error' : 'done';
-              return { ...item, state: finalState, result: event.content, endedAt: Date.now() };
-            }),
-          };
-        case 'command-proposed':
-          return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '' }] };
-        case 'command-started':
-          return { items: updateItem(state.items, event.id, (item) => ({ ...item, command: event.command, state: 'running' }) as ChatItem) };
-        case 'command-output':
-          return { items: updateItem(state.items, event.id, (item) => (item.kind === 'command' ? { ...item, output: item.output + event.chunk } : item)) };
-        case 'command-exit':
-          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
-        case 'command-skipped':
-          return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
-        case 'usage':
-          return { lastUsage: event.usage, tokensPerSecond: event.tokensPerSecond ?? state.tokensPerSecond };
-        case 'status':
-          return { items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level: event.level, text: event.message }] };
-        case 'error':
-          return { brokerState: 'error', items: [...closeStreaming(state.items), { kind: 'status', id: newItemId('e'), version: 0, level: 'error', text: event.message }] };
-        case 'message':
-          return { messages: [...state.messages, event.message] };
-        case 'done': {
-          const open = lastStreamingAssistant(state.items);
-          const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' ? undefined : event.finishReason;
-          const items = open ? updateItem(state.items, open.id, (item) => ({ ...item, streaming: false, ...(note ? { endNote: note } : {}) }) as ChatItem) : state.items;
-          return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
-        }
+      // One store update for a whole frame's worth of events: subscribers render once.
+      let current = state;
+      let patch: Partial<AppState> = {};
+      for (const event of events) {
+        const next = foldConversationEvent(current, event);
+        current = { ...current, ...next };
+        patch = { ...patch, ...next };
       }
+      return patch;
     }),
 
   loadHistory: (messages) => set({ messages: [...messages], items: itemsFromMessages(messages) }),

@@ -1,0 +1,150 @@
+// `aish-tui -p "<prompt>"`: the conversation loop with no UI, for scripts and tests. It never
+// asks: tool calls run only when a config rule or `--auto-approve` allows them, proposed commands
+// are reported and run only with `--allow-cmd`.
+import { streamChat } from '../services/broker/index';
+import { ConfigError } from '../services/config/errors';
+import type { AppConfig } from '../services/config/load';
+import { runConversation } from '../services/conversation/index';
+import type { ConversationEvent } from '../services/conversation/types';
+import { collectSecrets, createRedactor, openHistory, sessionsDir } from '../services/history/index';
+import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
+import { buildToolIndex } from '../services/tools/names';
+import { createApprovalPolicy } from '../services/tools/policy';
+import { VERSION } from '../version';
+import type { CliArgs } from './args';
+import { HeadlessReport } from './headless-output';
+
+export interface HeadlessIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const MAX_STDIN_PROMPT_BYTES = 16 * 1024 * 1024;
+
+async function readPrompt(args: CliArgs, stdin: NodeJS.ReadableStream): Promise<string> {
+  if (args.print !== '-') return args.print ?? '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_STDIN_PROMPT_BYTES) throw new ConfigError([`-p -: the prompt on stdin is larger than ${MAX_STDIN_PROMPT_BYTES / 1024 / 1024} MB`]);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** Writes and waits for the pipe to take it, so a fast exit never cuts the output short. */
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(text)) resolve();
+    else stream.once('drain', () => resolve());
+  });
+}
+
+export async function runHeadless(config: AppConfig, args: CliArgs, io: HeadlessIo): Promise<number> {
+  const prompt = await readPrompt(args, io.stdin);
+  if (prompt.trim().length === 0) throw new ConfigError([args.print === '-' ? '-p -: no prompt on stdin' : '-p: the prompt is empty']);
+
+  let policy;
+  try {
+    policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, allow: args.autoApprove, headless: true });
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
+  const model = config.models[config.defaultModel];
+  if (!model) throw new ConfigError([`no model named ${JSON.stringify(config.defaultModel)}`]);
+
+  const note = (line: string) => io.stderr.write(`aish-tui: ${line}\n`);
+  const history = openHistory({
+    dir: sessionsDir(config),
+    enabled: config.history.enabled,
+    continueLast: args.continueLast,
+    ...(args.resume !== undefined ? { resume: args.resume } : {}),
+    redact: createRedactor(collectSecrets(config, io.env)),
+    cwd: io.cwd,
+    model: model.name,
+    onError: note,
+  });
+  for (const warning of history.warnings) note(warning);
+
+  const mcp = createMcpManager(mcpOptionsFromConfig(config, VERSION, io.env));
+  const unsubscribe = mcp.subscribe((event) => {
+    if (event.type === 'status' && event.level !== 'info') note(event.message);
+  });
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const format = args.outputFormat;
+  const notes = createNotes(args, note);
+  const report = new HeadlessReport(format === 'stream-json' ? (value) => void write(io.stdout, `${JSON.stringify(value)}\n`) : undefined);
+  try {
+    // Tools are part of the first request, so the servers get their chance to connect first.
+    mcp.connectAll(config.mcp.servers);
+    const servers = await mcp.settled();
+    for (const server of servers) {
+      if (server.state === 'error' || server.state === 'needs-auth') note(`mcp ${server.alias}: ${server.state}${server.error ? `: ${server.error}` : ''}`);
+    }
+
+    for await (const event of runConversation({
+      signal: controller.signal,
+      history: history.messages,
+      text: prompt,
+      model,
+      // The headless policy never answers "ask"; this only guards against a prompt that would hang.
+      approve: async () => ({ action: 'deny', reason: 'headless mode does not ask' }),
+      confirmCommand: async (command) => (args.allowCmd ? { action: 'run', command: command.command } : { action: 'skip' }),
+      deps: {
+        streamChat,
+        mcp,
+        buildToolIndex: (snapshots) => buildToolIndex(snapshots, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
+        policy,
+        config,
+        reportedProblems: new Set(),
+        cwd: io.cwd,
+        env: io.env,
+      },
+      ...(args.maxToolDepth !== undefined ? { maxToolDepth: args.maxToolDepth } : {}),
+    })) {
+      if (event.type === 'message') history.log?.append(event.message);
+      report.apply(event);
+      notes(event);
+    }
+  } finally {
+    history.log?.flush();
+    history.log?.close();
+    unsubscribe();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await mcp.close();
+  }
+
+  if (format === 'json') await write(io.stdout, `${JSON.stringify(report.result)}\n`);
+  if (format === 'text') {
+    const text = report.result.text;
+    if (text.length > 0) await write(io.stdout, text.endsWith('\n') ? text : `${text}\n`);
+    if (report.result.error) note(report.result.error);
+  }
+  return report.exitCode();
+}
+
+/** One line on stderr for what a script's author would want to know and stdout does not say. */
+function createNotes(args: CliArgs, note: (line: string) => void): (event: ConversationEvent) => void {
+  const names = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool-call') names.set(event.call.id, event.call.wireName);
+    if (event.type === 'tool-decision' && event.decision.action === 'deny' && event.decision.by === 'headless') {
+      const name = names.get(event.id) ?? event.id;
+      note(`tool call ${name} denied: no rule allows it (use --auto-approve ${name} or alias__*)`);
+    } else if (event.type === 'status' && event.level !== 'info') {
+      note(event.message);
+    } else if (event.type === 'command-skipped' && !args.allowCmd) {
+      note('a proposed command was not run (use --allow-cmd to run proposed commands)');
+    }
+  };
+}
