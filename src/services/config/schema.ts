@@ -60,6 +60,8 @@ export const httpServerSchema = z.strictObject({
       clientSecret: z.string().optional(),
       scopes: z.array(z.string()).optional(),
       callbackPort: z.number().int().min(0).max(65535).optional(),
+      /** An https URL where this client's metadata document is published (OAuth Client ID Metadata Documents). */
+      clientMetadataUrl: httpUrl.optional(),
     })
     .optional(),
   ...serverCommon,

@@ -24,6 +24,8 @@ export interface OAuthSettings {
   scopes?: string[];
   /** Loopback port for the redirect; chosen before the flow starts (0 is resolved by the caller). */
   callbackPort: number;
+  /** Published client metadata document, used as client_id where the server supports that. */
+  clientMetadataUrl?: string;
 }
 
 /** Finds a free loopback port (the redirect URL must be known before the flow begins). */
@@ -55,6 +57,10 @@ export class AishOAuthProvider implements OAuthClientProvider {
     private readonly settings: OAuthSettings,
     private readonly onAuthorizationUrl: (url: string) => void,
   ) {}
+
+  get clientMetadataUrl(): string | undefined {
+    return this.settings.clientMetadataUrl;
+  }
 
   get redirectUrl(): string {
     return `http://127.0.0.1:${this.settings.callbackPort}${CALLBACK_PATH}`;

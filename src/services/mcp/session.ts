@@ -14,6 +14,7 @@ import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
 
 const MAX_TOOLS = 1_000;
 const STDERR_EMIT_INTERVAL_MS = 250;
+const MAX_AUTHORIZATION_ROUNDS = 2;
 
 export interface SessionContext {
   options: ResolvedMcpOptions;
@@ -46,6 +47,8 @@ export class ServerSession {
   private oauth: AishOAuthProvider | undefined;
   private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
   private closed = false;
+  /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
+  private authorizationRounds = 0;
 
   constructor(
     readonly alias: string,
@@ -129,6 +132,7 @@ export class ServerSession {
           clientSecret: config.oauth?.clientSecret,
           scopes: config.oauth?.scopes,
           callbackPort: port,
+          clientMetadataUrl: config.oauth?.clientMetadataUrl,
         },
         (url) => {
           this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);
@@ -152,6 +156,11 @@ export class ServerSession {
 
   /** Connects (closing any previous connection); resolves with the resulting snapshot. */
   async connect(): Promise<ServerSnapshot> {
+    this.authorizationRounds = 0;
+    return this.connectOnce();
+  }
+
+  private async connectOnce(): Promise<ServerSnapshot> {
     this.closed = false;
     const generation = ++this.generation;
     this.oauth?.cancel();
@@ -281,6 +290,12 @@ export class ServerSession {
 
   private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number): ServerSnapshot {
     const oauth = this.oauth;
+    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl && this.authorizationRounds >= MAX_AUTHORIZATION_ROUNDS) {
+      oauth.cancel();
+      this.update({ state: 'error', error: `authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, authUrl: undefined });
+      this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+      return this.snapshot;
+    }
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
       this.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.stderr.snapshot() });
       this.awaitAuthorization(oauth, generation);
@@ -307,7 +322,8 @@ export class ServerSession {
         if (generation !== this.generation || this.closed || !transport) return;
         await transport.finishAuth(params);
         this.status('info', `mcp ${this.alias}: authorized; connecting`);
-        await this.connect();
+        this.authorizationRounds += 1;
+        await this.connectOnce();
       })
       .catch((error: unknown) => {
         if (generation !== this.generation || this.closed) return;

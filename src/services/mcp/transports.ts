@@ -34,12 +34,15 @@ export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv
  * that stayed open a while; otherwise the transport is told 405, which it takes as "no stream".
  * Resumption requests (with Last-Event-ID) always pass.
  */
-export function guardGetStream(base: FetchLike, minimumLifeMs = 2_000): FetchLike {
+export function guardGetStream(base: FetchLike, streamUrl: URL, minimumLifeMs = 2_000): FetchLike {
   let allowAnother = true;
+  const target = streamUrl.href;
   return async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers);
-    if (method !== 'GET' || headers.has('last-event-id')) return base(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
+    // Only the notification stream itself is guarded: OAuth discovery also uses GET.
+    if (method !== 'GET' || headers.has('last-event-id') || url !== target) return base(input, init);
     if (!allowAnother) return new Response(null, { status: 405, statusText: 'GET stream not re-opened' });
     allowAnother = false;
     const response = await base(input, init);
@@ -67,7 +70,7 @@ export function streamableTransport(options: HttpTransportOptions): StreamableHT
   return new StreamableHTTPClientTransport(options.url, {
     requestInit: { headers: options.headers },
     authProvider: options.authProvider,
-    fetch: guardGetStream(options.fetch ?? fetch),
+    fetch: guardGetStream(options.fetch ?? fetch, options.url),
     // Streams that break are retried a little, never forever (no automatic reconnect storms).
     reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });

