@@ -1,132 +1,85 @@
-import { Box, useInput } from 'ink';
-import { useCallback, useMemo } from 'react';
-import { ChatPane } from '../components/ChatPane';
-import { InputBar } from '../components/InputBar';
-import { Sidebar } from '../components/Sidebar';
-import { StatusBar } from '../components/StatusBar';
-import { createTheme, type Theme } from '../components/theme';
-import {
-  selectBrokerState,
-  selectDraft,
-  selectFocus,
-  selectHint,
-  selectItems,
-  selectModelName,
-  selectServerCounts,
-  selectServerList,
-  sidebarShown,
-} from '../state/selectors';
-import { useAppState, useAppStoreApi, useController } from './StoreContext';
+import { Box } from 'ink';
+import { useMemo, useRef } from 'react';
+import { CONNECT_PROMPT_ROWS } from '../components/ConnectPrompt';
+import { inputBarHeight } from '../components/InputBar';
+import { createTheme } from '../components/theme';
+import { sidebarShown } from '../state/selectors';
+import { ChatContainer, transcriptRows } from './ChatContainer';
+import { useActiveFrame } from './Frames';
+import { handleChatKey, handleCoreKey, handleNavigationKey, type TranscriptGeometry } from './globalKeys';
+import { InputContainer } from './InputContainer';
+import { KeyPriority } from './input/keyInput';
+import { useKeys } from './input/useKeys';
+import { StatusContainer } from './StatusContainer';
+import { ConnectContainer, DetailsContainer, SidebarContainer } from './SidebarContainer';
+import { useAppState, useAppStoreApi, useController, useUiEnv } from './StoreContext';
 import { useTerminalSize } from './useTerminalSize';
 
-/** A second Ctrl+C within this window quits. */
-export const QUIT_WINDOW_MS = 1000;
+export { QUIT_WINDOW_MS } from './globalKeys';
+
 const SIDEBAR_WIDTH = 32;
-const INPUT_HEIGHT = 3;
 const STATUS_HEIGHT = 1;
+/** The transcript keeps at least this many rows when a frame is shown. */
+const MIN_TRANSCRIPT_ROWS = 3;
 
-function ChatContainer({ width, height, theme }: { width: number; height: number; theme: Theme }) {
-  const items = useAppState(selectItems);
-  const focus = useAppState(selectFocus);
-  return <ChatPane items={items} width={width} height={height} theme={theme} focused={focus === 'chat'} />;
-}
+/** Rows the input may grow to: a quarter of the screen, between 1 and 10. */
+export const maxInputRows = (rows: number) => Math.max(1, Math.min(10, Math.floor(rows / 4)));
 
-function SidebarContainer({ width, height, theme }: { width: number; height: number; theme: Theme }) {
-  const servers = useAppState(selectServerList);
-  const focus = useAppState(selectFocus);
-  return <Sidebar servers={servers} width={width} height={height} focused={focus === 'sidebar'} theme={theme} />;
-}
-
-function InputContainer({ width, theme }: { width: number; theme: Theme }) {
-  const store = useAppStoreApi();
-  const controller = useController();
-  const draft = useAppState(selectDraft);
-  const focus = useAppState(selectFocus);
-  const onChange = useCallback((value: string) => store.getState().setDraft(value), [store]);
-  const onSubmit = useCallback(
-    (value: string) => {
-      if (value.trim().length === 0) return;
-      store.getState().setDraft('');
-      controller.submit(value);
-    },
-    [store, controller],
-  );
-  return <InputBar value={draft} onChange={onChange} onSubmit={onSubmit} focused={focus === 'input'} width={width} theme={theme} />;
-}
-
-function StatusContainer({ width, theme }: { width: number; theme: Theme }) {
-  const modelName = useAppState(selectModelName);
-  const brokerState = useAppState(selectBrokerState);
-  const serverCounts = useAppState(selectServerCounts);
-  const hint = useAppState(selectHint);
-  const focus = useAppState(selectFocus);
-  const keys = focus === 'input' ? 'Enter send · Tab focus · Ctrl+S sidebar · Ctrl+D quit' : 'Tab focus · Esc back';
-  return <StatusBar modelName={modelName} brokerState={brokerState} serverCounts={serverCounts} hint={hint} keys={keys} width={width} theme={theme} />;
-}
-
-/** Keys that work everywhere: quit, cancel, focus and sidebar. */
-function useGlobalKeys(columns: number) {
-  const store = useAppStoreApi();
-  const controller = useController();
-  useInput((input, key) => {
-    const state = store.getState();
-    if (key.ctrl && input === 'd') {
-      controller.quit();
-      return;
-    }
-    if (key.ctrl && input === 'c') {
-      if (controller.cancel()) return;
-      if (state.draft.length > 0) {
-        state.setDraft('');
-        return;
-      }
-      const now = Date.now();
-      if (state.quitArmedAt !== undefined && now - state.quitArmedAt <= QUIT_WINDOW_MS) {
-        controller.quit();
-        return;
-      }
-      state.armQuit(now);
-      state.setHint('press Ctrl+C again to quit');
-      setTimeout(() => {
-        if (store.getState().quitArmedAt === now) {
-          store.getState().armQuit(undefined);
-          store.getState().setHint(undefined);
-        }
-      }, QUIT_WINDOW_MS);
-      return;
-    }
-    if (key.ctrl && input === 's') {
-      state.toggleSidebar(sidebarShown(state, columns));
-      return;
-    }
-    if (key.tab) {
-      state.cycleFocus(key.shift ? -1 : 1);
-      return;
-    }
-    if (key.escape && state.focus !== 'input') {
-      state.setFocus('input');
-    }
-  });
+export function sidebarWidthFor(columns: number, shown: boolean): number {
+  return shown ? Math.min(SIDEBAR_WIDTH, Math.floor(columns / 3)) : 0;
 }
 
 export function App() {
+  const store = useAppStoreApi();
+  const controller = useController();
+  const env = useUiEnv();
   const { columns, rows } = useTerminalSize();
   const theme = useMemo(() => createTheme(), []);
   const showSidebar = useAppState((state) => sidebarShown(state, columns));
-  useGlobalKeys(columns);
-
   const height = Math.max(6, rows);
-  const mainHeight = height - INPUT_HEIGHT - STATUS_HEIGHT;
-  const sidebarWidth = showSidebar ? Math.min(SIDEBAR_WIDTH, Math.floor(columns / 3)) : 0;
+  const inputRows = maxInputRows(height);
+  // A number, so the layout only re-renders when the input bar's height changes, not per key.
+  const inputHeight = useAppState((state) => inputBarHeight(state.editor, columns, inputRows));
+  const mainHeight = Math.max(3, height - inputHeight - STATUS_HEIGHT);
+  const sidebarWidth = sidebarWidthFor(columns, showSidebar);
   const chatWidth = columns - sidebarWidth;
+
+  const frame = useActiveFrame(chatWidth, Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS), theme);
+  const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);
+  const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
+  const promptHeight = connectOpen ? CONNECT_PROMPT_ROWS : 0;
+  const showDetail = detailOpen && frame.height === 0;
+  const chatHeight = Math.max(1, mainHeight - frame.height - promptHeight);
+
+  const geometry = useRef<TranscriptGeometry>({ columns, height: chatHeight, totalRows: () => 0 });
+  geometry.current.columns = columns;
+  geometry.current.height = chatHeight;
+  geometry.current.totalRows = () => {
+    const state = store.getState();
+    return transcriptRows(state.items, chatWidth, { theme, reasoningCollapsed: state.reasoningCollapsed, expandedIds: new Set(state.expandedIds) });
+  };
+
+  useKeys((key) => handleCoreKey(store, controller, env.redraw, key), KeyPriority.core);
+  useKeys((key) => handleNavigationKey(store, geometry.current, key), KeyPriority.navigation);
+  useKeys((key) => handleChatKey(store, geometry.current, key), KeyPriority.panel);
 
   return (
     <Box flexDirection="column" width={columns} height={height}>
       <Box flexDirection="row" height={mainHeight}>
-        <ChatContainer width={chatWidth} height={mainHeight} theme={theme} />
+        <Box flexDirection="column" width={chatWidth} height={mainHeight}>
+          {showDetail ? (
+            <DetailsContainer width={chatWidth} height={mainHeight - promptHeight} theme={theme} />
+          ) : (
+            <>
+              <ChatContainer width={chatWidth} height={chatHeight} theme={theme} />
+              {frame.node}
+            </>
+          )}
+          {connectOpen ? <ConnectContainer width={chatWidth} theme={theme} /> : null}
+        </Box>
         {showSidebar ? <SidebarContainer width={sidebarWidth} height={mainHeight} theme={theme} /> : null}
       </Box>
-      <InputContainer width={columns} theme={theme} />
+      <InputContainer width={columns} maxRows={inputRows} theme={theme} />
       <StatusContainer width={columns} theme={theme} />
     </Box>
   );

@@ -1,15 +1,54 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, useRef, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { AppState, AppStore } from '../state/store';
 import type { AppController } from './controller';
+import type { CommandSpec } from './completion';
+import { KeyInput } from './input/keyInput';
+import { InputHistory } from './inputHistory';
+
+/** What the UI needs from its surroundings beyond the store and the session. */
+export interface UiEnv {
+  keys: KeyInput;
+  history: InputHistory;
+  /** Draws the whole screen again (Ctrl+L). */
+  redraw: () => void;
+  /** Model names from the registry, for `:model <Tab>`. */
+  modelNames: readonly string[];
+  /** The `:` commands for Tab completion (the conversation layer's table when it has one). */
+  commands?: readonly CommandSpec[];
+}
 
 const StoreContext = createContext<AppStore | null>(null);
 const ControllerContext = createContext<AppController | null>(null);
+const EnvContext = createContext<UiEnv | null>(null);
 
-export function AppProviders({ store, controller, children }: { store: AppStore; controller: AppController; children: ReactNode }) {
+export interface AppProvidersProps {
+  store: AppStore;
+  controller: AppController;
+  /** Defaults: a key reader fed only by `env.keys.feed` (tests), an in-memory history. */
+  env?: Partial<UiEnv>;
+  children: ReactNode;
+}
+
+export function AppProviders({ store, controller, env, children }: AppProvidersProps) {
+  const fallbackKeys = useRef<KeyInput | null>(null);
+  const fallbackHistory = useRef<InputHistory | null>(null);
+  const value = useMemo<UiEnv>(() => {
+    fallbackKeys.current ??= new KeyInput({ on: () => undefined });
+    fallbackHistory.current ??= new InputHistory(undefined);
+    return {
+      keys: env?.keys ?? fallbackKeys.current,
+      history: env?.history ?? fallbackHistory.current,
+      redraw: env?.redraw ?? (() => undefined),
+      modelNames: env?.modelNames ?? [],
+      ...(env?.commands ? { commands: env.commands } : {}),
+    };
+  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands]);
   return (
     <StoreContext.Provider value={store}>
-      <ControllerContext.Provider value={controller}>{children}</ControllerContext.Provider>
+      <ControllerContext.Provider value={controller}>
+        <EnvContext.Provider value={value}>{children}</EnvContext.Provider>
+      </ControllerContext.Provider>
     </StoreContext.Provider>
   );
 }
@@ -29,4 +68,10 @@ export function useController(): AppController {
   const controller = useContext(ControllerContext);
   if (!controller) throw new Error('useController outside AppProviders');
   return controller;
+}
+
+export function useUiEnv(): UiEnv {
+  const env = useContext(EnvContext);
+  if (!env) throw new Error('useUiEnv outside AppProviders');
+  return env;
 }

@@ -2,10 +2,24 @@
  * What the panels can ask of the running session. The containers call these; the session (in
  * cli.tsx) decides what they do, so the same panels work against a test double in component tests.
  */
+export interface SubmitOptions {
+  /**
+   * The text starts with pasted text: a leading `:` or `!` is part of the message, not a command.
+   * Send it to the model as typed.
+   */
+  literal?: boolean;
+}
+
 export interface AppController {
   /** A chat message, a `:command` or a `!shell command`, exactly as typed. */
-  submit(text: string): void;
+  submit(text: string, options?: SubmitOptions): void;
   /** Cancels the running answer, tool or command; false when nothing was running. */
   cancel(): boolean;
   quit(): void;
+  /** Sidebar `r`: reconnect one MCP server. */
+  reconnectServer?(alias: string): void;
+  /** Sidebar `d`: disconnect one MCP server (it stays listed as disconnected). */
+  disconnectServer?(alias: string): void;
+  /** Sidebar `c`: connect a server at runtime; without an alias the session picks one from the URL. */
+  connectServer?(url: string, alias?: string): void;
 }

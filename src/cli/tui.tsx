@@ -7,37 +7,64 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   // a person at a terminal always gets the live UI, so hide CI variables during the import.
   const savedCi = process.env.CI;
   process.env.CI = 'false';
-  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }] = await Promise.all([
-    import('ink'),
-    import('../app/App'),
-    import('../app/StoreContext'),
-    import('../state/store'),
-    import('../app/session'),
-    import('../app/terminal'),
-    import('../app/screen'),
-  ]);
+  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }] =
+    await Promise.all([
+      import('ink'),
+      import('../app/App'),
+      import('../app/StoreContext'),
+      import('../state/store'),
+      import('../app/session'),
+      import('../app/terminal'),
+      import('../app/screen'),
+      import('../app/input/keyInput'),
+      import('../app/inputHistory'),
+    ]);
   if (savedCi === undefined) delete process.env.CI;
   else process.env.CI = savedCi;
 
   const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
-  const screen = enterFullScreen();
+  const history = InputHistory.forStateDir(config.paths.stateDir).load();
+  if (history.lastError) store.getState().addStatus('warn', history.lastError);
+  // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
+  // `!` stays text.
+  const screen = enterFullScreen({ bracketedPaste: true });
   const writer = new ScreenWriter(process.stdout);
-  const sink = new FrameSink(process.stdout, (frame) => writer.render(frame));
-  process.stdout.on('resize', () => writer.invalidate());
+  let lastFrame = '';
+  const sink = new FrameSink(process.stdout, (frame) => {
+    lastFrame = frame;
+    writer.render(frame);
+  });
+  const onResize = () => writer.invalidate();
+  process.stdout.on('resize', onResize);
+  const redraw = () => {
+    writer.invalidate();
+    writer.render(lastFrame);
+  };
+  // The one reader of the keyboard (see src/app/input/keyInput.ts); Ink's own input is unused.
+  const keys = new KeyInput(process.stdin);
+  keys.start();
+
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
     resolveExit = resolve;
   });
   let instance: { unmount: () => void } | undefined;
+  let quitting = false;
   const quit = () => {
+    if (quitting) return;
+    quitting = true;
+    keys.stop();
     instance?.unmount();
     sink.emit('close');
+    process.stdout.off('resize', onResize);
     screen.restore();
+    process.stdin.unref?.();
     resolveExit(0);
   };
-  const controller = createSession({ config, store, quit });
+  const controller = createSession({ config, store, quit, args });
+  const env = { keys, history, redraw, modelNames: Object.keys(config.models) };
   instance = render(
-    <AppProviders store={store} controller={controller}>
+    <AppProviders store={store} controller={controller} env={env}>
       <App />
     </AppProviders>,
     // Debug mode: Ink hands every frame to the sink unthrottled and writes nothing itself; the

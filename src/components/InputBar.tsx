@@ -1,21 +1,73 @@
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
+import { memo } from 'react';
+import type { EditorState } from '../state/types';
+import { editorRows } from './editorView';
+import { LineText } from './Lines';
+import type { Line } from './text';
 import type { Theme } from './theme';
 
 export interface InputBarProps {
-  value: string;
-  onChange: (value: string) => void;
-  onSubmit: (value: string) => void;
+  editor: EditorState;
   focused: boolean;
   width: number;
+  /** Most text rows shown; the view follows the cursor. */
+  maxRows: number;
   theme: Theme;
+  placeholder?: string;
 }
 
-export function InputBar({ value, onChange, onSubmit, focused, width, theme }: InputBarProps) {
+const PROMPT_WIDTH = 2;
+/** Columns for text: the border and padding (4) and the prompt. */
+export const inputTextColumns = (width: number) => Math.max(4, width - 4 - PROMPT_WIDTH);
+
+type InputMode = 'chat' | 'command' | 'shell';
+
+export function inputMode(editor: Pick<EditorState, 'text' | 'literal'>): InputMode {
+  if (editor.literal) return 'chat';
+  if (editor.text.startsWith(':')) return 'command';
+  if (editor.text.startsWith('!')) return 'shell';
+  return 'chat';
+}
+
+/** Rows the input bar takes, border included. */
+export function inputBarHeight(editor: EditorState, width: number, maxRows: number): number {
+  const { rows } = editorRows(editor, inputTextColumns(width));
+  return Math.min(Math.max(1, rows.length), Math.max(1, maxRows)) + 2;
+}
+
+function visibleRows(rows: Line[], cursorRow: number, maxRows: number): { shown: Line[]; first: number } {
+  if (rows.length <= maxRows) return { shown: rows, first: 0 };
+  const first = Math.max(0, Math.min(cursorRow - maxRows + 1, rows.length - maxRows));
+  return { shown: rows.slice(first, first + maxRows), first };
+}
+
+/** The message being typed: multi-line, paste chips, the cursor drawn as an inverse cell. */
+export const InputBar = memo(function InputBar({ editor, focused, width, maxRows, theme, placeholder }: InputBarProps) {
+  const mode = inputMode(editor);
+  // The prompt's colour says how Enter will treat the text: chat, a :command or a !shell command.
+  const prompt = '› ';
+  const promptColor = mode === 'shell' ? theme.warn : mode === 'command' ? theme.ok : theme.accent;
+  const empty = editor.text.length === 0;
+  const { rows, cursorRow } = editorRows(editor, inputTextColumns(width), focused);
+  const { shown, first } = visibleRows(rows, cursorRow, Math.max(1, maxRows));
   return (
-    <Box width={width} borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingX={1}>
-      <Text color={theme.accent}>{'› '}</Text>
-      <TextInput value={value} onChange={onChange} onSubmit={onSubmit} focus={focused} placeholder="Ask anything, :help for commands" />
+    <Box width={width} flexDirection="column" borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingX={1}>
+      {empty ? (
+        <Text wrap="truncate-end">
+          <Text color={promptColor}>{prompt}</Text>
+          {focused ? <Text inverse> </Text> : null}
+          <Text color={theme.muted} dimColor={!theme.color}>
+            {placeholder ?? 'Ask anything · :help lists commands and keys'}
+          </Text>
+        </Text>
+      ) : (
+        shown.map((row, index) => (
+          <Box key={first + index} flexDirection="row">
+            <Text color={promptColor}>{first + index === 0 ? prompt : '  '}</Text>
+            <LineText line={row} theme={theme} />
+          </Box>
+        ))
+      )}
     </Box>
   );
-}
+});

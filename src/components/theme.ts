@@ -1,6 +1,7 @@
 /**
  * Semantic colours. Panels ask for a role ("error", "muted"), never a colour, so the theme stays
- * consistent and NO_COLOR (https://no-color.org) can turn every colour off in one place.
+ * consistent and NO_COLOR (https://no-color.org) can turn every colour off in one place. Without
+ * colour, focus and selection are still visible: they use inverse video and markers, not hue.
  */
 export interface Theme {
   color: boolean;
@@ -14,6 +15,8 @@ export interface Theme {
   info?: string;
   border?: string;
   focusBorder?: string;
+  /** Our own markers inside untrusted text (collapsed whitespace, paste chips). */
+  marker?: string;
 }
 
 export function createTheme(env: NodeJS.ProcessEnv = process.env): Theme {
@@ -30,5 +33,6 @@ export function createTheme(env: NodeJS.ProcessEnv = process.env): Theme {
     info: 'cyan',
     border: 'gray',
     focusBorder: 'cyan',
+    marker: 'magenta',
   };
 }

@@ -53,3 +53,27 @@ export const selectSidebarPinned = (state: AppState) => state.sidebarPinned;
 export const SIDEBAR_MIN_COLUMNS = 90;
 export const sidebarShown = (state: AppState, columns: number) =>
   state.sidebarVisible && (columns >= SIDEBAR_MIN_COLUMNS || state.sidebarPinned);
+
+export const selectEditor = (state: AppState) => state.editor;
+export const selectFrameUi = (state: AppState) => state.frameUi;
+export const selectSidebarUi = (state: AppState) => state.sidebarUi;
+export const selectCommandCount = (state: AppState) => state.commands.length;
+export const selectReasoningCollapsed = (state: AppState) => state.reasoningCollapsed;
+export const selectExpandedIds = (state: AppState) => state.expandedIds;
+export const selectSessionRules = (state: AppState) => state.sessionRules;
+
+/** A frame (tool approval or proposed command) is waiting for the user. */
+export const selectFrameWaiting = (state: AppState) => state.approvals.length > 0 || state.commands.length > 0;
+
+/**
+ * Something can be cancelled: an answer streaming, tools or a command running. Only the newest
+ * items are looked at (what runs is always at the end), so this stays cheap in long sessions.
+ */
+export const selectSomethingRuns = (state: AppState): boolean => {
+  if (selectIsBusy(state)) return true;
+  for (let index = state.items.length - 1; index >= 0 && index >= state.items.length - 32; index--) {
+    const item = state.items[index];
+    if (item && (item.kind === 'tool' || item.kind === 'command') && item.state === 'running') return true;
+  }
+  return false;
+};

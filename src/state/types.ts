@@ -90,6 +90,48 @@ export interface McpSlice {
 
 export type Focus = 'input' | 'sidebar' | 'chat';
 
+/**
+ * The input being edited (see src/app/input/editor.ts for the editing rules). Large pastes sit in
+ * `text` as one private-use character each, mapped to the pasted text in `pastes`.
+ */
+export interface EditorState {
+  text: string;
+  /** UTF-16 index into `text`. */
+  cursor: number;
+  /** Chip character -> the full pasted text it stands for. */
+  pastes: Record<string, string>;
+  /** The first character came from a paste: a leading `:` or `!` is then text, not a command. */
+  literal: boolean;
+  /** Text removed by Ctrl+U/K/W, for Ctrl+Y. */
+  killed: string;
+}
+
+/** What the approval or command frame at the head of its queue is doing. */
+export interface FrameUi {
+  /** The call or command id this belongs to; a new head starts fresh. */
+  id: string;
+  /** Index of the focused button. */
+  button: number;
+  /** First body line shown. */
+  scrollTop: number;
+  /** Lowest body line that has been on screen (exclusive), at `seenWidth`. */
+  seen: number;
+  seenWidth: number;
+  /** `reason`: typing a deny reason; `edit`: editing a command before running it. */
+  mode: 'buttons' | 'reason' | 'edit';
+  field: EditorState;
+}
+
+/** The sidebar's browsing state. Row ids: `s:<alias>` for a server, `t:<alias>:<tool>` for a tool. */
+export interface SidebarUi {
+  selected?: string;
+  expanded: string[];
+  /** The tool whose description and schema are open, and how far it is scrolled. */
+  detail?: { alias: string; tool: string; scrollTop: number };
+  /** The connect prompt (`c`): URL, then an optional alias. */
+  connect?: { step: 'url' | 'alias'; url: EditorState; alias: EditorState; error?: string };
+}
+
 export interface UiSlice {
   focus: Focus;
   /** The user's wish; on narrow terminals the sidebar hides itself unless the user asked for it. */
@@ -104,4 +146,12 @@ export interface UiSlice {
   quitArmedAt?: number;
   /** A transient one-line hint shown in the status bar. */
   hint?: string;
+  /** The input with its cursor; `draft` mirrors `editor.text`. */
+  editor: EditorState;
+  frameUi?: FrameUi;
+  sidebarUi: SidebarUi;
+  /** The transcript shows reasoning folded to one line. */
+  reasoningCollapsed: boolean;
+  /** Transcript items shown expanded (tool results in full). */
+  expandedIds: string[];
 }

@@ -6,10 +6,14 @@ import type { AppState } from '../store';
 export interface ToolsActions {
   /** Queues an approval frame; resolves when the user answers it. */
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
-  /** Answers the frame at the head of the queue. */
-  answerApproval: (answer: ApprovalAnswer) => void;
+  /**
+   * Answers the frame at the head of the queue. With `id`, only if the head is still that call:
+   * an answer is bound to the call the frame showed.
+   */
+  answerApproval: (answer: ApprovalAnswer, id?: string) => void;
   requestCommand: (command: ProposedCommand) => Promise<CommandAnswer>;
-  answerCommand: (answer: CommandAnswer) => void;
+  /** Answers the command at the head of the queue (with `id`: only if it is still that command). */
+  answerCommand: (answer: CommandAnswer, id?: string) => void;
   addSessionRule: (rule: string) => void;
   /** Denies everything still waiting (cancel, quit). */
   cancelPending: () => void;
@@ -24,9 +28,9 @@ export const createToolsSlice: StateCreator<AppState, [], [], ToolsSlice & Tools
     new Promise<ApprovalAnswer>((resolve) => {
       set((state) => ({ approvals: [...state.approvals, { request, shownAt: Date.now(), resolve }] }));
     }),
-  answerApproval: (answer) => {
+  answerApproval: (answer, id) => {
     const [head, ...rest] = get().approvals;
-    if (!head) return;
+    if (!head || (id !== undefined && head.request.call.id !== id)) return;
     set({ approvals: rest.length > 0 && rest[0] ? [{ ...rest[0], shownAt: Date.now() }, ...rest.slice(1)] : [] });
     head.resolve(answer);
   },
@@ -34,9 +38,9 @@ export const createToolsSlice: StateCreator<AppState, [], [], ToolsSlice & Tools
     new Promise<CommandAnswer>((resolve) => {
       set((state) => ({ commands: [...state.commands, { command, shownAt: Date.now(), resolve }] }));
     }),
-  answerCommand: (answer) => {
+  answerCommand: (answer, id) => {
     const [head, ...rest] = get().commands;
-    if (!head) return;
+    if (!head || (id !== undefined && head.command.id !== id)) return;
     set({ commands: rest.length > 0 && rest[0] ? [{ ...rest[0], shownAt: Date.now() }, ...rest.slice(1)] : [] });
     head.resolve(answer);
   },

@@ -1,0 +1,163 @@
+import { memo, useRef } from 'react';
+import { InputBar } from '../components/InputBar';
+import type { Theme } from '../components/theme';
+import { selectEditor, selectFocus, selectFrameWaiting, selectSomethingRuns } from '../state/selectors';
+import type { AppStore } from '../state/store';
+import { EMPTY_EDITOR } from '../state/slices/ui';
+import type { EditorState } from '../state/types';
+import { commonPrefix, DEFAULT_COMMANDS, findCompletion, type CompletionSources } from './completion';
+import type { AppController } from './controller';
+import { flashHint } from './hints';
+import { applyEditorKey, editorFromText, expandText } from './input/editor';
+import { KeyPriority } from './input/keyInput';
+import type { KeyEvent } from './input/keys';
+import { useKeys } from './input/useKeys';
+import { HistoryCursor } from './inputHistory';
+import { useAppState, useAppStoreApi, useController, useUiEnv, type UiEnv } from './StoreContext';
+
+interface CompletionCycle {
+  /** The text Tab produced last; another Tab on the same text moves on to the next candidate. */
+  text: string;
+  from: number;
+  candidates: string[];
+  index: number;
+}
+
+function completionSources(store: AppStore, env: UiEnv): CompletionSources {
+  const state = store.getState();
+  const tools: string[] = [];
+  for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
+  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools };
+}
+
+export interface InputKeyDeps {
+  store: AppStore;
+  controller: AppController;
+  env: UiEnv;
+  history: HistoryCursor;
+  /** The input as it was before ↑ started walking the history (chips included). */
+  stash: { current: EditorState | undefined };
+  cycle: { current: CompletionCycle | undefined };
+}
+
+function complete(deps: InputKeyDeps, editor: EditorState): void {
+  const { store } = deps;
+  const text = editor.text;
+  const cycle = deps.cycle.current;
+  const set = (next: string) => store.getState().setEditor({ ...editorFromText(next), killed: editor.killed });
+  if (cycle && cycle.text === text) {
+    const index = (cycle.index + 1) % cycle.candidates.length;
+    const next = text.slice(0, cycle.from) + cycle.candidates[index]!;
+    deps.cycle.current = { ...cycle, text: next, index };
+    set(next);
+    return;
+  }
+  const found = findCompletion(text, completionSources(store, deps.env));
+  if (!found || found.candidates.length === 0) {
+    flashHint(store, 'nothing to complete');
+    return;
+  }
+  if (found.candidates.length === 1) {
+    set(text.slice(0, found.from) + found.candidates[0]! + ' ');
+    return;
+  }
+  const prefix = commonPrefix(found.candidates);
+  if (prefix.length > found.word.length) {
+    set(text.slice(0, found.from) + prefix);
+  } else {
+    const next = text.slice(0, found.from) + found.candidates[0]!;
+    deps.cycle.current = { text: next, from: found.from, candidates: found.candidates, index: 0 };
+    set(next);
+  }
+  flashHint(store, found.candidates.join('  '), 5000);
+}
+
+function submit(deps: InputKeyDeps, editor: EditorState): void {
+  const { store, controller, env } = deps;
+  const text = expandText(editor);
+  if (text.trim().length === 0) return;
+  const state = store.getState();
+  if (selectFrameWaiting(state)) {
+    flashHint(store, 'answer the frame above first');
+    return;
+  }
+  env.history.add(text);
+  deps.history.reset();
+  deps.stash.current = undefined;
+  state.setEditor({ ...EMPTY_EDITOR, killed: editor.killed });
+  state.scrollToBottom();
+  controller.submit(text, editor.literal ? { literal: true } : undefined);
+}
+
+function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 'down'): boolean {
+  const { store, history } = deps;
+  if (direction === 'up') {
+    if (!history.browsing) deps.stash.current = editor;
+    const entry = history.previous(expandText(editor));
+    if (entry === undefined) return true;
+    store.getState().setEditor({ ...editorFromText(entry), killed: editor.killed });
+    return true;
+  }
+  if (!history.browsing) return true;
+  const entry = history.next();
+  if (!history.browsing && deps.stash.current) {
+    store.getState().setEditor(deps.stash.current);
+    deps.stash.current = undefined;
+    return true;
+  }
+  if (entry !== undefined) store.getState().setEditor({ ...editorFromText(entry), killed: editor.killed });
+  return true;
+}
+
+/** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
+export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
+  const state = deps.store.getState();
+  if (state.focus !== 'input') return false;
+  const editor = state.editor;
+
+  if (key.name === 'escape' && !key.meta) {
+    if (selectSomethingRuns(state) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+    return true;
+  }
+  if (key.name === 'tab' && !key.shift && editor.text.startsWith(':') && !editor.literal) {
+    complete(deps, editor);
+    return true;
+  }
+  const result = applyEditorKey(editor, key, { multiline: true });
+  if (result.kind === 'submit') {
+    submit(deps, result.state);
+    return true;
+  }
+  if (result.kind === 'edit') {
+    if (result.state !== editor) {
+      deps.history.reset();
+      deps.stash.current = undefined;
+      deps.cycle.current = undefined;
+      state.setEditor(result.state);
+    }
+    return true;
+  }
+  if ((key.name === 'up' || key.name === 'down') && !key.ctrl && !key.meta) return walkHistory(deps, editor, key.name);
+  return false;
+}
+
+export interface InputContainerProps {
+  width: number;
+  maxRows: number;
+  theme: Theme;
+}
+
+/** The input bar and its keys; subscribes to the editor only, so typing re-renders only this. */
+export const InputContainer = memo(function InputContainer({ width, maxRows, theme }: InputContainerProps) {
+  const store = useAppStoreApi();
+  const controller = useController();
+  const env = useUiEnv();
+  const editor = useAppState(selectEditor);
+  const focused = useAppState(selectFocus) === 'input';
+  const deps = useRef<InputKeyDeps | undefined>(undefined);
+  deps.current ??= { store, controller, env, history: new HistoryCursor(env.history), stash: { current: undefined }, cycle: { current: undefined } };
+  deps.current.controller = controller;
+  deps.current.env = env;
+  useKeys((key) => handleInputKey(deps.current!, key), KeyPriority.panel);
+  return <InputBar editor={editor} focused={focused} width={width} maxRows={maxRows} theme={theme} />;
+});

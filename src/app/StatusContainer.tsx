@@ -1,0 +1,50 @@
+import { memo } from 'react';
+import { StatusBar } from '../components/StatusBar';
+import type { Theme } from '../components/theme';
+import {
+  selectBrokerState,
+  selectFocus,
+  selectHint,
+  selectModelName,
+  selectServerCounts,
+  selectSomethingRuns,
+  selectTokensPerSecond,
+  selectUsage,
+} from '../state/selectors';
+import type { AppState } from '../state/store';
+import { statusKeys, type KeyContext } from './keymap';
+import { useAppState } from './StoreContext';
+
+/** Where the keys go right now, for the status bar's key hints. */
+export function keyContext(state: AppState): KeyContext {
+  if (state.approvals.length > 0) return 'approval';
+  if (state.commands.length > 0) return 'command';
+  if (state.sidebarUi.connect) return 'prompt';
+  if (state.focus === 'sidebar' && state.sidebarUi.detail) return 'details';
+  return state.focus;
+}
+
+export const StatusContainer = memo(function StatusContainer({ width, theme }: { width: number; theme: Theme }) {
+  const modelName = useAppState(selectModelName);
+  const brokerState = useAppState(selectBrokerState);
+  const serverCounts = useAppState(selectServerCounts);
+  const hint = useAppState(selectHint);
+  const context = useAppState(keyContext);
+  const busy = useAppState(selectSomethingRuns);
+  const tokensPerSecond = useAppState(selectTokensPerSecond);
+  const usage = useAppState(selectUsage);
+  useAppState(selectFocus);
+  return (
+    <StatusBar
+      modelName={modelName}
+      brokerState={brokerState}
+      serverCounts={serverCounts}
+      hint={hint}
+      keys={statusKeys(context, { busy })}
+      width={width}
+      theme={theme}
+      tokensPerSecond={tokensPerSecond}
+      usage={usage}
+    />
+  );
+});

@@ -1,0 +1,407 @@
+import { makeKey, type KeyEvent, type KeyName } from './keys';
+
+/**
+ * Turns raw terminal input into key events.
+ *
+ * Why our own and not Ink's parser: Ink splits input on ESC only, so a terminal's reply to a query
+ * (cursor position `ESC[12;40R`, device attributes `ESC[?64;1c`, an OSC colour report
+ * `ESC]11;rgb:…ESC\`) would reach the input as typed letters, and a bracketed paste arrives as
+ * separate chunks in which a pasted newline looks like Enter. Here:
+ * - bracketed pastes are collected whole, however they are split across reads, and delivered as
+ *   one `paste` event;
+ * - terminal replies (CPR, DA1/DA2/DA3, DECRPM, kitty flag reports, focus reports, window
+ *   reports, OSC/DCS/APC/PM/SOS strings) are recognised and dropped, never read as keys;
+ * - every read that carries more than one key with text in it is marked `burst` (typed ahead or
+ *   pasted without bracket markers), and a return inside such a burst that is followed by more
+ *   text becomes a newline in the text instead of Enter;
+ * - a lone ESC is held back until the next read or until `flush()` (called on a short timer), so
+ *   an escape sequence split across reads is still one key.
+ */
+
+const ESC = '\x1b';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+/** A paste larger than this is cut (the rest is dropped and `truncated` is reported). */
+export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
+/** An unterminated OSC/DCS string longer than this is abandoned. */
+const MAX_STRING_CHARS = 64 * 1024;
+
+export interface TokenizerResult {
+  events: KeyEvent[];
+  /** Terminal replies and unknown sequences that were dropped (for tests and diagnostics). */
+  dropped: string[];
+}
+
+type Mode = 'normal' | 'paste' | 'string';
+
+export class KeyTokenizer {
+  private pending = '';
+  private mode: Mode = 'normal';
+  private pasteText = '';
+  private pasteTruncated = false;
+  private stringLength = 0;
+
+  /** True while a lone ESC (or an incomplete sequence) waits for more input. */
+  get hasPending(): boolean {
+    return this.mode === 'normal' && this.pending.length > 0;
+  }
+
+  /** True when a paste failed to fit and was cut. Reset by the next paste. */
+  get lastPasteTruncated(): boolean {
+    return this.pasteTruncated;
+  }
+
+  push(chunk: string, at: number): TokenizerResult {
+    const events: KeyEvent[] = [];
+    const dropped: string[] = [];
+    const input = this.pending + chunk;
+    this.pending = '';
+    let i = 0;
+    while (i < input.length) {
+      if (this.mode === 'paste') {
+        i = this.consumePaste(input, i, events, at);
+        continue;
+      }
+      if (this.mode === 'string') {
+        i = this.consumeString(input, i, dropped);
+        continue;
+      }
+      const ch = input[i]!;
+      if (ch === ESC) {
+        const parsed = this.parseEscape(input, i, at);
+        if (parsed === 'pending') {
+          this.pending = input.slice(i);
+          break;
+        }
+        if (parsed.dropped !== undefined) dropped.push(parsed.dropped);
+        if (parsed.event) events.push(parsed.event);
+        i = parsed.next;
+        continue;
+      }
+      const code = ch.charCodeAt(0);
+      if (code < 0x20 || code === 0x7f) {
+        events.push(controlKey(code, at));
+        i++;
+        continue;
+      }
+      // A run of printable text up to the next control character or ESC.
+      let end = i + 1;
+      while (end < input.length) {
+        const next = input.charCodeAt(end);
+        if (next < 0x20 || next === 0x7f) break;
+        end++;
+      }
+      events.push(makeKey('text', { text: input.slice(i, end), at }));
+      i = end;
+    }
+    return { events: markBurst(events), dropped };
+  }
+
+  /** Delivers a held-back lone ESC as the Escape key (the caller's timer decided none follows). */
+  flush(at: number): KeyEvent[] {
+    if (this.mode !== 'normal' || this.pending.length === 0) return [];
+    const pending = this.pending;
+    this.pending = '';
+    if (pending === ESC) return [makeKey('escape', { at })];
+    // An incomplete sequence that never completed: ESC then whatever followed, read as Alt+key.
+    const rest = this.push(pending.slice(1), at).events;
+    return [makeKey('escape', { at }), ...rest];
+  }
+
+  private consumePaste(input: string, start: number, events: KeyEvent[], at: number): number {
+    const end = input.indexOf(PASTE_END, start);
+    if (end === -1) {
+      // Keep a possible partial end marker for the next read.
+      let keep = 0;
+      for (let length = Math.min(PASTE_END.length - 1, input.length - start); length > 0; length--) {
+        if (PASTE_END.startsWith(input.slice(input.length - length))) {
+          keep = length;
+          break;
+        }
+      }
+      this.appendPaste(input.slice(start, input.length - keep));
+      this.pending = input.slice(input.length - keep);
+      return input.length;
+    }
+    this.appendPaste(input.slice(start, end));
+    events.push(makeKey('paste', { text: normalizePaste(this.pasteText), paste: true, at }));
+    this.pasteText = '';
+    this.mode = 'normal';
+    return end + PASTE_END.length;
+  }
+
+  private appendPaste(text: string): void {
+    if (this.pasteText.length + text.length > MAX_PASTE_CHARS) {
+      this.pasteText += text.slice(0, Math.max(0, MAX_PASTE_CHARS - this.pasteText.length));
+      this.pasteTruncated = true;
+      return;
+    }
+    this.pasteText += text;
+  }
+
+  /** Inside an OSC/DCS/APC/PM/SOS string: everything up to BEL or ST is a reply, dropped. */
+  private consumeString(input: string, start: number, dropped: string[]): number {
+    for (let i = start; i < input.length; i++) {
+      const ch = input[i];
+      if (ch === '\x07' || ch === '\x9c') {
+        this.mode = 'normal';
+        dropped.push('string');
+        return i + 1;
+      }
+      if (ch === ESC) {
+        if (i + 1 >= input.length) {
+          this.pending = ESC;
+          this.stringLength += i - start;
+          return input.length;
+        }
+        if (input[i + 1] === '\\') {
+          this.mode = 'normal';
+          dropped.push('string');
+          return i + 2;
+        }
+      }
+    }
+    this.stringLength += input.length - start;
+    if (this.stringLength > MAX_STRING_CHARS) {
+      this.mode = 'normal';
+      dropped.push('string (abandoned)');
+    }
+    return input.length;
+  }
+
+  private parseEscape(input: string, i: number, at: number): 'pending' | { next: number; event?: KeyEvent; dropped?: string } {
+    if (i + 1 >= input.length) return 'pending';
+    const kind = input[i + 1]!;
+    if (kind === '[') return this.parseCsi(input, i, at);
+    if (kind === 'O') {
+      if (i + 2 >= input.length) return 'pending';
+      const final = input[i + 2]!;
+      const name = SS3_KEYS[final];
+      return name ? { next: i + 3, event: makeKey(name, { at }) } : { next: i + 3, dropped: input.slice(i, i + 3) };
+    }
+    if (kind === ']' || kind === 'P' || kind === '_' || kind === '^' || kind === 'X') {
+      this.mode = 'string';
+      this.stringLength = 0;
+      return { next: i + 2 };
+    }
+    if (kind === ESC) {
+      // ESC ESC: the first is Escape; the second starts whatever comes next.
+      return { next: i + 1, event: makeKey('escape', { at }) };
+    }
+    // Alt + key: ESC followed by a character (or a control key such as Enter or Backspace).
+    const code = input.codePointAt(i + 1)!;
+    const width = code > 0xffff ? 2 : 1;
+    if (code < 0x20 || code === 0x7f) {
+      const base = controlKey(code, at);
+      return { next: i + 2, event: { ...base, meta: true } };
+    }
+    const char = String.fromCodePoint(code);
+    return { next: i + 1 + width, event: makeKey(`char:${char.toLowerCase()}`, { text: char, meta: true, shift: char !== char.toLowerCase(), at }) };
+  }
+
+  private parseCsi(input: string, i: number, at: number): 'pending' | { next: number; event?: KeyEvent; dropped?: string } {
+    let j = i + 2;
+    // Linux console function keys: ESC [ [ A
+    if (input[j] === '[') {
+      if (j + 1 >= input.length) return 'pending';
+      const name = LINUX_FKEYS[input[j + 1]!];
+      return name ? { next: j + 2, event: makeKey(name, { at }) } : { next: j + 2, dropped: input.slice(i, j + 2) };
+    }
+    const paramStart = j;
+    while (j < input.length && isParam(input.charCodeAt(j))) j++;
+    const intermediateStart = j;
+    while (j < input.length && isIntermediate(input.charCodeAt(j))) j++;
+    if (j >= input.length) {
+      // A sequence that never ends must not swallow everything after it.
+      return j - i > 64 ? { next: j, dropped: input.slice(i, j) } : 'pending';
+    }
+    const finalCode = input.charCodeAt(j);
+    if (finalCode < 0x40 || finalCode > 0x7e) {
+      // Malformed: drop the introducer and read on.
+      return { next: j, dropped: input.slice(i, j) };
+    }
+    const params = input.slice(paramStart, intermediateStart);
+    const intermediates = input.slice(intermediateStart, j);
+    const final = input[j]!;
+    const sequence = input.slice(i, j + 1);
+    const next = j + 1;
+
+    if (params === '200' && final === '~' && intermediates === '') {
+      this.mode = 'paste';
+      this.pasteText = '';
+      this.pasteTruncated = false;
+      return { next };
+    }
+    const event = decodeCsi(params, intermediates, final, at);
+    if (event === 'x10-mouse') {
+      // ESC [ M followed by three raw bytes (only if a terminal sends mouse reports unasked).
+      if (next + 3 > input.length) return 'pending';
+      return { next: next + 3, dropped: input.slice(i, next + 3) };
+    }
+    return event ? { next, event } : { next, dropped: sequence };
+  }
+}
+
+function isParam(code: number): boolean {
+  return code >= 0x30 && code <= 0x3f;
+}
+
+function isIntermediate(code: number): boolean {
+  return code >= 0x20 && code <= 0x2f;
+}
+
+const SS3_KEYS: Record<string, KeyName> = {
+  A: 'up',
+  B: 'down',
+  C: 'right',
+  D: 'left',
+  H: 'home',
+  F: 'end',
+  M: 'return',
+  P: 'f1',
+  Q: 'f2',
+  R: 'f3',
+  S: 'f4',
+};
+
+const LINUX_FKEYS: Record<string, KeyName> = { A: 'f1', B: 'f2', C: 'f3', D: 'f4', E: 'f5' };
+
+const CSI_LETTER_KEYS: Record<string, KeyName> = {
+  A: 'up',
+  B: 'down',
+  C: 'right',
+  D: 'left',
+  H: 'home',
+  F: 'end',
+  E: 'home',
+  P: 'f1',
+  Q: 'f2',
+  S: 'f4',
+};
+
+const TILDE_KEYS: Record<string, KeyName> = {
+  '1': 'home',
+  '2': 'insert',
+  '3': 'delete',
+  '4': 'end',
+  '5': 'pageup',
+  '6': 'pagedown',
+  '7': 'home',
+  '8': 'end',
+  '11': 'f1',
+  '12': 'f2',
+  '13': 'f3',
+  '14': 'f4',
+  '15': 'f5',
+  '17': 'f6',
+  '18': 'f7',
+  '19': 'f8',
+  '20': 'f9',
+  '21': 'f10',
+  '23': 'f11',
+  '24': 'f12',
+};
+
+function modifiers(param: string | undefined): { shift: boolean; meta: boolean; ctrl: boolean } {
+  const value = Number(param ?? '1') - 1;
+  if (!Number.isFinite(value) || value < 0) return { shift: false, meta: false, ctrl: false };
+  return { shift: (value & 1) !== 0, meta: (value & 2) !== 0, ctrl: (value & 4) !== 0 };
+}
+
+/** A key from a code point with modifiers (kitty `CSI code;mods u`, xterm `CSI 27;mods;code ~`). */
+function codepointKey(code: number, mods: string | undefined, at: number): KeyEvent | undefined {
+  const modifier = modifiers(mods);
+  if (code === 13) return makeKey('return', { ...modifier, at });
+  if (code === 9) return makeKey('tab', { ...modifier, at });
+  if (code === 27) return makeKey('escape', { ...modifier, at });
+  if (code === 127 || code === 8) return makeKey('backspace', { ...modifier, at });
+  if (code === 32) return modifier.ctrl || modifier.meta ? makeKey('space', { ...modifier, at }) : makeKey('text', { text: ' ', at });
+  if (code < 32 || code > 0x10ffff) return undefined;
+  const char = String.fromCodePoint(code);
+  if (!modifier.ctrl && !modifier.meta) return makeKey('text', { text: modifier.shift ? char.toUpperCase() : char, at });
+  return makeKey(`char:${char.toLowerCase()}`, { ...modifier, text: char, at });
+}
+
+/**
+ * A complete CSI sequence: a key, a terminal reply to drop (undefined), or the start of an X10
+ * mouse report. Replies: anything with a private-parameter prefix (`?`, `>`, `=`, `<`: DA, DECRPM,
+ * kitty flags, SGR mouse), cursor position reports (`R`), focus reports (`I`/`O`), window
+ * reports (`t`), and anything we do not recognise.
+ */
+function decodeCsi(params: string, intermediates: string, final: string, at: number): KeyEvent | undefined | 'x10-mouse' {
+  if (/^[?>=<]/.test(params)) return undefined;
+  if (intermediates !== '') return undefined;
+  if (final === 'M' && params === '') return 'x10-mouse';
+  const parts = params.split(';');
+  if (final === '~') {
+    if (parts[0] === '27' && parts.length >= 3) return codepointKey(Number(parts[2]), parts[1], at);
+    const name = TILDE_KEYS[parts[0] ?? ''];
+    return name ? makeKey(name, { ...modifiers(parts[1]), at }) : undefined;
+  }
+  if (final === 'u') return codepointKey(Number(parts[0]), parts[1], at);
+  if (final === 'Z') return makeKey('tab', { shift: true, at });
+  const name = CSI_LETTER_KEYS[final];
+  if (!name) return undefined;
+  // `CSI 1;5A`: the second parameter carries the modifiers.
+  return makeKey(name, { ...modifiers(parts[1]), at });
+}
+
+function controlKey(code: number, at: number): KeyEvent {
+  switch (code) {
+    case 0x0d:
+      return makeKey('return', { at });
+    case 0x09:
+      return makeKey('tab', { at });
+    case 0x7f:
+    case 0x08:
+      return makeKey('backspace', { at });
+    case 0x1b:
+      return makeKey('escape', { at });
+    case 0x00:
+      return makeKey('space', { ctrl: true, at });
+    default: {
+      // 0x01-0x1a: Ctrl+A..Ctrl+Z (0x0a is Ctrl+J); 0x1c-0x1f: Ctrl+\ ] ^ _
+      const char = code <= 0x1a ? String.fromCharCode(code + 96) : String.fromCharCode(code + 64);
+      return makeKey(`char:${char}`, { ctrl: true, text: char, at });
+    }
+  }
+}
+
+/** Pasted line endings become \n (terminals send \r for a pasted newline). */
+function normalizePaste(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/**
+ * When a read carries several keys and some of them are text, none of them was typed one by one:
+ * mark them all, and turn a return that is followed by more text into a newline in the text (an
+ * unbracketed paste of several lines must not send each line).
+ */
+function markBurst(events: KeyEvent[]): KeyEvent[] {
+  const keys = events.filter((event) => event.name !== 'paste');
+  const hasText = keys.some((event) => event.name === 'text');
+  const isBurst = hasText && (keys.length > 1 || [...(keys[0]?.text ?? '')].length > 1);
+  if (!isBurst) return events;
+  const out: KeyEvent[] = [];
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    if (event.name === 'paste') {
+      out.push(event);
+      continue;
+    }
+    const textFollows = events.slice(index + 1).some((later) => later.name === 'text');
+    if (event.name === 'return' && !event.ctrl && !event.meta && textFollows) {
+      const previous = out[out.length - 1];
+      if (previous && previous.name === 'text') out[out.length - 1] = { ...previous, text: previous.text + '\n' };
+      else out.push({ ...event, name: 'text', text: '\n', burst: true });
+      continue;
+    }
+    const merged = out[out.length - 1];
+    if (event.name === 'text' && merged && merged.name === 'text' && merged.burst) {
+      out[out.length - 1] = { ...merged, text: merged.text + event.text };
+      continue;
+    }
+    out.push({ ...event, burst: true });
+  }
+  return out;
+}
