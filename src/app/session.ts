@@ -1,28 +1,308 @@
+// The session behind the TUI: connects what the user types to the services and the store.
+//
+// - MCP: one manager; its events go to the store (sidebar), configured servers start in the
+//   background after the first frame.
+// - Each message runs the conversation loop; its events reach the store batched per frame
+//   (ui.maxFps), approvals and proposed commands go through the store's frames.
+// - Every message is logged to the session file as it happens and flushed at the end of a turn.
+// - `:commands` (commands.ts), `!shell commands`, cancel, quit.
+import { randomUUID } from 'node:crypto';
+import type { CliArgs } from '../cli/args';
+import { streamChat as defaultStreamChat } from '../services/broker/index';
+import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
+import { createEventBatcher } from '../services/conversation/batcher';
+import { execCommand, runConversation } from '../services/conversation/index';
+import type { ConversationEvent, Message } from '../services/conversation/types';
+import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHistory } from '../services/history/index';
+import { createMcpManager, McpInputError, mcpOptionsFromConfig } from '../services/mcp/index';
+import type { McpManagerService } from '../services/mcp/types';
+import { buildToolIndex } from '../services/tools/names';
+import { createApprovalPolicy } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
+import { VERSION } from '../version';
+import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
 
 export interface SessionOptions {
   config: AppConfig;
   store: AppStore;
   quit: () => void;
+  /** `--continue` / `--resume <id>` from the command line. */
+  args?: Pick<CliArgs, 'continueLast' | 'resume'>;
+  /** Replaceable in tests: the broker client and the MCP manager. */
+  streamChat?: StreamChat;
+  mcp?: McpManagerService;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
 }
 
-/** Connects what the user types to the services and the store. */
-export function createSession({ config, store, quit }: SessionOptions): AppController {
-  store.getState().setModelName(config.defaultModel);
-  return {
-    submit(text) {
-      const trimmed = text.trim();
-      if (trimmed === ':quit' || trimmed === ':q') {
-        quit();
+export interface Session extends AppController {
+  reconnectServer(alias: string): void;
+  disconnectServer(alias: string): void;
+  connectServer(url: string, alias?: string): void;
+  switchModel(name: string): void;
+  /** Resolves once nothing is running or queued. */
+  idle(): Promise<void>;
+  /** Stops everything and closes the MCP servers and the session file. */
+  close(): Promise<void>;
+}
+
+type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
+
+export function createSession(options: SessionOptions): Session {
+  const { config, store } = options;
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const streamChat = options.streamChat ?? defaultStreamChat;
+  const mcp = options.mcp ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
+  // Pinned tool definitions plug in here (policy.setDefinitions) once they are tracked per server.
+  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove });
+  const redact = createRedactor(collectSecrets(config, env));
+  const dir = sessionsDir(config);
+  const reportedProblems = new Set<string>();
+  const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
+  let modelName = config.defaultModel;
+  let closed = false;
+
+  const open = (resume: { continueLast?: boolean; resume?: string }): OpenedHistory =>
+    openHistory({
+      dir,
+      enabled: config.history.enabled,
+      ...resume,
+      redact,
+      cwd,
+      model: modelName,
+      onError: (message) => status('error', message),
+    });
+
+  const showHistory = (opened: OpenedHistory) => {
+    for (const warning of opened.warnings) status('warn', warning);
+    if (opened.resumedId === undefined) return;
+    store.getState().loadHistory(opened.messages);
+    status('info', `resumed session ${opened.resumedId} (${opened.messages.length} messages); it is sent as context, nothing in it is run again`);
+  };
+
+  store.getState().setModelName(modelName);
+  let history = open({ continueLast: options.args?.continueLast ?? false, ...(options.args?.resume !== undefined ? { resume: options.args.resume } : {}) });
+  showHistory(history);
+
+  const unsubscribe = mcp.subscribe((event) => {
+    store.getState().applyMcpEvent(event);
+    if (event.type === 'status') status(event.level, event.message);
+  });
+  // The first frame never waits for servers: they start once the UI is up.
+  const startTimer = setTimeout(() => {
+    if (!closed) mcp.connectAll(config.mcp.servers);
+  }, 0);
+
+  let current: AbortController | undefined;
+  const queue: Job[] = [];
+  let draining: Promise<void> | undefined;
+
+  const batcher = createEventBatcher((events) => store.getState().applyConversationEvents(events), config.ui.maxFps);
+
+  /** Keeps what a turn appends: in the store (via the event) and in the session file. */
+  const record = (message: Message) => {
+    history.log?.append(message);
+    if (message.role === 'user') {
+      // The transcript shows the user's message before anything of the answer.
+      batcher.flush();
+      store.getState().addUserItem(message.id, message.content);
+    }
+  };
+
+  async function runChat(text: string, signal: AbortSignal): Promise<void> {
+    const model = config.models[modelName]!;
+    const callNames = new Map<string, { alias?: string; tool?: string }>();
+    const events = runConversation({
+      signal,
+      history: store.getState().messages,
+      text,
+      model,
+      approve: (request) => {
+        batcher.flush();
+        return store.getState().requestApproval(request);
+      },
+      confirmCommand: (command) => {
+        batcher.flush();
+        return store.getState().requestCommand(command);
+      },
+      deps: {
+        streamChat,
+        mcp,
+        buildToolIndex: (servers) => buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
+        policy,
+        config,
+        reportedProblems,
+        cwd,
+        env,
+      },
+    });
+    for await (const event of events) {
+      if (event.type === 'message') record(event.message);
+      if (event.type === 'tool-call') callNames.set(event.call.id, { alias: event.call.alias, tool: event.call.tool });
+      if (event.type === 'tool-decision' && event.decision.action === 'allow' && event.decision.by === 'user' && event.decision.scope !== 'once') {
+        const call = callNames.get(event.id);
+        if (call?.alias) store.getState().addSessionRule(`${call.alias}__${event.decision.scope === 'server' ? '*' : call.tool}`);
+      }
+      batcher.push(event);
+    }
+  }
+
+  async function runShell(command: string, signal: AbortSignal): Promise<void> {
+    if (!config.shell.enabled) {
+      status('warn', 'shell commands are disabled (shell.enabled: false)');
+      return;
+    }
+    const id = randomUUID();
+    batcher.push({ type: 'command-proposed', command: { id, command } });
+    const settings = { ...(config.shell.shell ? { shell: config.shell.shell } : {}), timeoutMs: config.shell.timeoutMs, maxOutputBytes: config.shell.maxOutputBytes, cwd, env };
+    const runner = execCommand(id, command, settings, signal, () => new Date().toISOString());
+    for (;;) {
+      const step = await runner.next();
+      if (step.done) {
+        record(step.value);
+        batcher.push({ type: 'message', message: step.value });
+        break;
+      }
+      batcher.push(step.value);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0 && !closed) {
+      const job = queue.shift()!;
+      const controller = new AbortController();
+      current = controller;
+      try {
+        if (job.kind === 'chat') await runChat(job.text, controller.signal);
+        else await runShell(job.command, controller.signal);
+      } catch (error) {
+        // The loop reports failures as events; anything thrown is a bug, shown rather than lost.
+        batcher.push({ type: 'error', message: `internal error: ${(error as Error).message}` });
+        batcher.push({ type: 'done', finishReason: 'error' });
+      } finally {
+        batcher.flush();
+        history.log?.flush();
+        current = undefined;
+      }
+    }
+  }
+
+  function enqueue(job: Job) {
+    if (closed) return;
+    queue.push(job);
+    if (draining) {
+      status('info', `queued: runs when the current answer ends (${queue.length} waiting)`);
+      return;
+    }
+    draining = drain().finally(() => {
+      draining = undefined;
+    });
+  }
+
+  const host: CommandHost = {
+    store,
+    config,
+    mcp: mcp as McpManagerService,
+    env,
+    sessionsDir: dir,
+    currentSessionId: () => history.log?.id,
+    modelName: () => modelName,
+    switchModel: (name) => session.switchModel(name),
+    isBusy: () => current !== undefined,
+    quit: () => session.quit(),
+    clearConversation() {
+      history.log?.close();
+      store.getState().clearChat();
+      history = open({});
+      status('info', 'cleared; a new session starts with your next message');
+    },
+    resumeSession(id) {
+      let opened: OpenedHistory;
+      try {
+        opened = open({ resume: id });
+      } catch (error) {
+        status('error', (error as Error).message.replace(/^--resume: /, ''));
         return;
       }
-      store.getState().addStatus('warn', `not sent: model requests are not available in this build (${trimmed.slice(0, 40)})`);
+      history.log?.close();
+      store.getState().clearChat();
+      history = opened;
+      showHistory(opened);
+    },
+  };
+
+  const report = (promise: Promise<unknown>, what: string) =>
+    promise.catch((error: unknown) => status('error', error instanceof McpInputError ? error.message : `${what}: ${(error as Error).message}`));
+
+  const session: Session = {
+    submit(text: string, submitOptions?: { literal?: boolean }) {
+      const trimmed = text.trim();
+      if (trimmed.length === 0 || closed) return;
+      if (!submitOptions?.literal && trimmed.startsWith(':')) {
+        void runMetaCommand(trimmed, host);
+        return;
+      }
+      if (!submitOptions?.literal && trimmed.startsWith('!')) {
+        const command = trimmed.slice(1).trim();
+        if (command.length === 0) status('info', 'type a shell command after ! (e.g. !ls -la)');
+        else enqueue({ kind: 'shell', command });
+        return;
+      }
+      enqueue({ kind: 'chat', text });
     },
     cancel() {
-      return false;
+      if (!current) return false;
+      const dropped = queue.splice(0).length;
+      current.abort();
+      store.getState().cancelPending();
+      if (dropped > 0) status('info', `cancelled; ${dropped} queued message(s) dropped`);
+      return true;
     },
-    quit,
+    quit() {
+      void session.close();
+      options.quit();
+    },
+    reconnectServer(alias) {
+      void report(mcp.reconnect(alias), `mcp ${alias}`);
+    },
+    disconnectServer(alias) {
+      void report(mcp.disconnect(alias), `mcp ${alias}`);
+    },
+    connectServer(url, alias) {
+      void report(
+        mcp.connectUrl(url, alias).then((snapshot) => {
+          if (snapshot.state !== 'ready') status(snapshot.state === 'needs-auth' ? 'warn' : 'error', `mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}`);
+        }),
+        'mcp connect',
+      );
+    },
+    switchModel(name) {
+      if (!config.models[name]) {
+        status('error', `no model named ${JSON.stringify(name)}`);
+        return;
+      }
+      modelName = name;
+      store.getState().setModelName(name);
+    },
+    async idle() {
+      while (draining) await draining;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(startTimer);
+      queue.splice(0);
+      current?.abort();
+      store.getState().cancelPending();
+      await draining?.catch(() => {});
+      batcher.dispose();
+      history.log?.close();
+      unsubscribe();
+      await mcp.close();
+    },
   };
+  return session;
 }

@@ -1,0 +1,237 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { createSession, type Session } from '../../../src/app/session';
+import type { AppConfig } from '../../../src/services/config/load';
+import { sessionsDir } from '../../../src/services/history/index';
+import { createAppStore, type AppStore } from '../../../src/state/store';
+import type { ChatItem } from '../../../src/state/types';
+import { everythingServer, testConfig } from './harness';
+
+// The controller behind the TUI, driven the way the panels drive it: submit(), the store's
+// approval and command queues, cancel(). Real broker client, real MCP manager, real files.
+let broker: ScriptedBroker;
+let session: Session | undefined;
+
+beforeAll(async () => {
+  broker = await startScriptedBroker();
+});
+afterAll(async () => {
+  await broker.close();
+});
+afterEach(async () => {
+  broker.route(undefined);
+  await session?.close();
+  session = undefined;
+});
+
+function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const value = probe(store.getState());
+      if (value !== undefined && value !== false) {
+        unsubscribe();
+        clearTimeout(timer);
+        resolve(value);
+      }
+    };
+    const unsubscribe = store.subscribe(check);
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`timed out; items: ${JSON.stringify(store.getState().items.map((item) => [item.kind, 'text' in item ? item.text : '']))}`));
+    }, timeoutMs);
+    check();
+  });
+}
+
+async function start(config: AppConfig, args?: { continueLast: boolean; resume?: string }) {
+  const store = createAppStore();
+  let quitCalled = false;
+  session = createSession({ config, store, quit: () => (quitCalled = true), ...(args ? { args } : {}) });
+  await until(store, (state) => state.servers.builtin?.state === 'ready' || undefined);
+  return { store, session, quitCalled: () => quitCalled };
+}
+
+const statusTexts = (items: ChatItem[]) => items.flatMap((item) => (item.kind === 'status' ? [item.text] : []));
+
+describe('the TUI session', () => {
+  it('a message with a tool call: approval frame, run, result, the model continues; all logged', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    broker.enqueue(toolCallReply([{ id: 'c1', name: 'builtin__calculator', arguments: { expression: '6*7' } }]), textReply('It is **42**.'));
+    s.submit('what is 6*7?');
+    const pending = await until(store, (state) => state.approvals[0]);
+    expect(pending.request.call).toMatchObject({ alias: 'builtin', tool: 'calculator', arguments: { expression: '6*7' } });
+    // The tool item is in the transcript (drawn by the approval frame while pending) before the frame.
+    expect(store.getState().items.find((item) => item.kind === 'tool')).toMatchObject({ id: 'c1', state: 'pending' });
+    store.getState().answerApproval({ action: 'allow', scope: 'tool' });
+    await s.idle();
+    const state = store.getState();
+    expect(state.items.map((item) => item.kind)).toEqual(['user', 'tool', 'assistant']);
+    expect(state.items[1]).toMatchObject({ kind: 'tool', state: 'done', result: '42' });
+    expect(state.items[2]).toMatchObject({ kind: 'assistant', text: 'It is **42**.', streaming: false });
+    expect(state.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(state.sessionRules).toEqual(['builtin__calculator']);
+    expect(state.brokerState).toBe('idle');
+
+    const dir = sessionsDir(config);
+    const [file] = readdirSync(dir);
+    const roles = readFileSync(path.join(dir, file!), 'utf8').trimEnd().split('\n').slice(1).map((line) => JSON.parse(line).message.role);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('deny with a reason from the frame reaches the model', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    const begin = broker.requests.length;
+    broker.enqueue(toolCallReply([{ id: 'd1', name: 'builtin__roll_dice', arguments: { notation: '2d6' } }]), textReply('OK, no dice.'));
+    s.submit('roll');
+    await until(store, (state) => state.approvals[0]);
+    store.getState().answerApproval({ action: 'deny', reason: 'no gambling' });
+    await s.idle();
+    expect(store.getState().items.find((item) => item.kind === 'tool')).toMatchObject({ state: 'denied' });
+    expect(broker.requests[begin + 1]!.body!.messages!.at(-1)).toEqual({ role: 'tool', tool_call_id: 'd1', content: '[aish] tool call denied by the user: no gambling' });
+  });
+
+  it('cancel mid-stream keeps the partial answer, marks it, and leaves the session usable', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    expect(s.cancel()).toBe(false);
+    broker.enqueue(textReply('a b c d e f g h i j k l m n o p q r s t u v w x y z', { chunkSize: 2, tokensPerSecond: 10 }));
+    s.submit('alphabet slowly');
+    await until(store, (state) => state.items.find((item) => item.kind === 'assistant' && item.text.length > 0));
+    expect(s.cancel()).toBe(true);
+    await s.idle();
+    const answer = store.getState().items.find((item) => item.kind === 'assistant');
+    expect(answer).toMatchObject({ streaming: false, endNote: 'cancelled' });
+    expect(store.getState().messages.at(-1)).toMatchObject({ role: 'assistant', finishReason: 'cancelled' });
+    broker.enqueue(textReply('next answer'));
+    s.submit('go on');
+    await s.idle();
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'next answer' });
+  });
+
+  it('!command runs at once with the same capture; its output goes with the next message', async () => {
+    const config = await testConfig(broker.url, (c) => {
+      c.shell.shell = '/bin/sh';
+    });
+    const { store, session: s } = await start(config);
+    s.submit('!echo out; echo err >&2; exit 4');
+    await s.idle();
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'command', state: 'done', exitCode: 4, output: 'out\nerr\n' });
+    expect(store.getState().messages.at(-1)).toMatchObject({ role: 'exec', exitCode: 4 });
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('exit code 4'));
+    s.submit('what happened?');
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.at(-1)).toEqual({ role: 'user', content: '[exec: echo out; echo err >&2; exit 4]\nout\nerr\n[exit code 4]\n\nwhat happened?' });
+  });
+
+  it('a proposed CMD: line waits for the command frame; "run" runs the edited command', async () => {
+    const config = await testConfig(broker.url, (c) => {
+      c.shell.shell = '/bin/sh';
+    });
+    const { store, session: s } = await start(config);
+    broker.enqueue(textReply('Check the date:\nCMD: date +%Y'));
+    s.submit('what year is it?');
+    const proposed = await until(store, (state) => state.commands[0]);
+    expect(proposed.command.command).toBe('date +%Y');
+    store.getState().answerCommand({ action: 'run', command: 'echo 2026' });
+    await s.idle();
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'command', command: 'echo 2026', state: 'done', output: '2026\n', exitCode: 0 });
+  });
+
+  it('meta commands: :help, :model, :mcp list/tools/tool, :sessions, unknown, :quit', async () => {
+    const config = await testConfig(broker.url, (c) => {
+      c.mcp.servers = { everything: everythingServer() };
+    });
+    const { store, session: s, quitCalled } = await start(config);
+    await until(store, (state) => state.servers.everything?.state === 'ready' || undefined);
+    const last = () => statusTexts(store.getState().items).at(-1) ?? '';
+
+    s.submit(':help');
+    await until(store, () => last().includes(':mcp connect <url> [alias]') || undefined);
+    expect(last()).toContain(':model [name]');
+    expect(last()).toContain('Ctrl+C');
+    // Long output is shown unfolded.
+    expect(store.getState().expandedIds).toContain(store.getState().items.at(-1)!.id);
+
+    s.submit(':model');
+    await until(store, () => last().includes('switch with :model <name>') || undefined);
+    expect(last()).toMatch(/^\* cli\s+scripted\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+\(no key\)$/m);
+    expect(last()).toMatch(/^  local\s+local\s+http:\/\/127\.0\.0\.1:8080\/v1/m);
+    s.submit(':model local');
+    await until(store, (state) => state.modelName === 'local' || undefined);
+    s.submit(':model nosuch');
+    await until(store, () => last().includes('no model named "nosuch"') || undefined);
+
+    s.submit(':mcp list');
+    await until(store, () => /builtin\s+ready/.test(last()) || undefined);
+    expect(last()).toMatch(/everything\s+ready/);
+    s.submit(':mcp tools');
+    await until(store, () => last().includes('everything__echo') || undefined);
+    expect(last()).toContain('builtin__calculator');
+    s.submit(':mcp tools builtin');
+    await until(store, () => (last().includes('builtin__roll_dice') && !last().includes('everything__echo')) || undefined);
+    s.submit(':mcp tool everything__get-sum');
+    await until(store, () => last().includes('input schema:') || undefined);
+    s.submit(':mcp disconnect everything');
+    await until(store, (state) => state.servers.everything?.state === 'disconnected' || undefined);
+    s.submit(':mcp reconnect everything');
+    await until(store, (state) => state.servers.everything?.state === 'ready' || undefined);
+    s.submit(':mcp frob');
+    await until(store, () => last().includes('unknown :mcp subcommand "frob"') || undefined);
+    s.submit(':sessions');
+    await until(store, () => last().includes('no saved sessions') || undefined);
+    s.submit(':nope');
+    await until(store, () => last().includes('unknown command :nope') || undefined);
+    s.submit(':quit');
+    expect(quitCalled()).toBe(true);
+  });
+
+  it('a pasted leading ":" or "!" is sent as text (literal submit)', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('ok'));
+    s.submit(':help is not a command here', { literal: true });
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.at(-1)).toEqual({ role: 'user', content: ':help is not a command here' });
+    expect(store.getState().items[0]).toMatchObject({ kind: 'user', text: ':help is not a command here' });
+  });
+
+  it('--continue shows the last session and sends it as context; :clear starts a new one; :resume loads one', async () => {
+    const config = await testConfig(broker.url);
+    const first = await start(config);
+    broker.enqueue(textReply('first answer'));
+    first.session.submit('first question');
+    await first.session.idle();
+    const firstId = readdirSync(sessionsDir(config))[0]!.replace(/\.jsonl$/, '');
+    await first.session.close();
+
+    const { store, session: s } = await start(config, { continueLast: true });
+    expect(store.getState().items.slice(0, 2)).toMatchObject([
+      { kind: 'user', text: 'first question' },
+      { kind: 'assistant', text: 'first answer' },
+    ]);
+    expect(statusTexts(store.getState().items).join('\n')).toContain(`resumed session ${firstId} (2 messages)`);
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('second answer'));
+    s.submit('second question');
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.map((message) => message.content)).toEqual([config.systemPrompt, 'first question', 'first answer', 'second question']);
+    expect(readdirSync(sessionsDir(config))).toHaveLength(1);
+
+    s.submit(':clear');
+    expect(store.getState().items.map((item) => item.kind)).toEqual(['status']);
+    broker.enqueue(textReply('fresh'));
+    s.submit('new topic');
+    await s.idle();
+    expect(readdirSync(sessionsDir(config))).toHaveLength(2);
+
+    s.submit(`:resume ${firstId}`);
+    await until(store, (state) => state.items.find((item) => item.kind === 'user' && item.text === 'second question'));
+    expect(store.getState().messages).toHaveLength(4);
+  });
+});
