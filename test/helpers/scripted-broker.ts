@@ -34,7 +34,7 @@
  *   writes, e.g. one byte per write, also inside multi-byte characters).
  * - Routing helpers: `lastMessage(req)`, `lastUserText(req)`, `isToolResultTurn(req)`.
  *
- * Each received request is recorded in `requests` (method, path, headers, parsed JSON body, raw
+ * Each received request is recorded in `requests` (method, path, search, headers, parsed JSON body, raw
  * body, and `disconnected`: the client went away before the response ended, e.g. an abort).
  * `waitForRequests(n)` resolves once n requests arrived.
  *
@@ -58,6 +58,8 @@ export interface ReceivedRequest {
   index: number;
   method: string;
   path: string;
+  /** The query string with its `?`, or ''. */
+  search: string;
   headers: http.IncomingHttpHeaders;
   /** The JSON body, or undefined when the body was empty or not JSON. */
   body: ChatRequestBody | undefined;
@@ -212,6 +214,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
         index: requests.length,
         method: req.method ?? 'GET',
         path: url.pathname,
+        search: url.search,
         headers: req.headers,
         body,
         rawBody,

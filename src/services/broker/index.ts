@@ -5,7 +5,17 @@ import { connect, HTTPError } from './connect';
 import { errorCode, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from './errors';
 import { StatusQueue } from './status-queue';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
-import { buildBody, buildHeaders, chatCompletionsUrl, rejectsStreamOptions, rememberNoStreamOptions, resolveApiKey, secretsOf, wantsStreamUsage } from './request';
+import {
+  buildBody,
+  buildHeaders,
+  chatCompletionsUrl,
+  type KeyResolution,
+  rejectsStreamOptions,
+  rememberNoStreamOptions,
+  resolveApiKey,
+  secretsOf,
+  wantsStreamUsage,
+} from './request';
 import { parseSse, ResponseTooLargeError } from './sse';
 import { accumulateStream } from './stream';
 import type { BrokerEvent, BrokerRequest, BrokerTimeouts, StreamChat } from './types';
@@ -51,11 +61,20 @@ function isTooLarge(error: unknown): boolean {
 
 /**
  * Streams one chat completion as BrokerEvents. Never throws: every failure is an `error` event,
- * and `finish` is always the last event (also after an error or an abort).
+ * and `finish` is always the last event (also after an error or an abort). Every message passes
+ * the redaction of the request's secrets, whichever part of the broker or the server wrote it.
  */
 export const streamChat: StreamChat = async function* streamChat(request: BrokerRequest): AsyncGenerator<BrokerEvent, void, undefined> {
+  const key = resolveApiKey(request.model, request.env ?? process.env);
+  const secrets = secretsOf(request.model, key.key);
+  for await (const event of streamEvents(request, key)) {
+    if (event.type === 'error' || event.type === 'status') yield { ...event, message: redact(event.message, secrets) };
+    else yield event;
+  }
+};
+
+async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncGenerator<BrokerEvent, void, undefined> {
   const { model } = request;
-  const env = request.env ?? process.env;
   const url = chatCompletionsUrl(model.baseUrl);
   const shownUrl = displayUrl(model.baseUrl);
   const timeouts: BrokerTimeouts = { ...DEFAULT_TIMEOUTS, ...request.timeouts };
@@ -65,14 +84,11 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
     yield { type: 'finish', reason: 'cancelled' };
     return;
   }
-  const key = resolveApiKey(model, env);
   if (key.problem !== undefined) {
     yield { type: 'error', kind: 'config', message: key.problem };
     yield { type: 'finish', reason: 'error' };
     return;
   }
-  const secrets = secretsOf(model, key.key);
-  const clean = (text: string) => redact(text, secrets);
 
   const statuses = new StatusQueue();
   const stop = new AbortController();
@@ -91,20 +107,20 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
         type: 'error',
         kind: 'timeout',
         message: `no answer from ${model.name} at ${shownUrl} within ${formatSeconds(timeouts.firstByteMs)} (broker.firstByteTimeoutMs); is the model still loading?`,
-      };
+      }
     } else if (watchdog.fired === 'idle') {
       yield {
         type: 'error',
         kind: 'timeout',
         message: `${model.name} sent nothing for ${formatSeconds(timeouts.idleMs)} in the middle of the answer; gave up (broker.idleTimeoutMs)`,
-      };
+      }
     } else if (isTooLarge(failure)) {
-      yield { type: 'error', kind: 'protocol', message: clean(`the answer from ${model.name} is too large: ${(failure as Error).message}`) };
+      yield { type: 'error', kind: 'protocol', message: `the answer from ${model.name} is too large: ${(failure as Error).message}` };
     } else if (streaming) {
-      yield { type: 'error', kind: 'stream', message: clean(`the connection to ${model.name} broke during the answer: ${networkReason(failure)}`) };
+      yield { type: 'error', kind: 'stream', message: `the connection to ${model.name} broke during the answer: ${networkReason(failure)}` };
       return yield* finalize(state, 'cut');
     } else {
-      yield { type: 'error', kind: 'network', message: clean(unreachableMessage(model.name, shownUrl, failure)) };
+      yield { type: 'error', kind: 'network', message: unreachableMessage(model.name, shownUrl, failure) };
     }
     yield* finalize(state, 'cut', 'error');
   }
@@ -113,7 +129,7 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
     let message = httpErrorMessage(status, text, { keyEnv: model.keyEnv, modelId: model.model, url: shownUrl });
     const asked = parseRetryAfter(retryAfter);
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatSeconds(asked)})`;
-    yield { type: 'error', kind: 'http', status, message: clean(message) };
+    yield { type: 'error', kind: 'http', status, message };
     yield { type: 'finish', reason: 'error' };
   }
 
@@ -130,7 +146,7 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
           signal,
           maxRetries,
           watchdog,
-          status: (message) => statuses.push({ type: 'status', message: clean(message) }),
+          status: (message) => statuses.push({ type: 'status', message }),
           readBody: async (reply) => (await readLimited(reply, ERROR_BODY_BYTES)).text,
         });
         response = yield* statuses.drainUntil(pending);
@@ -166,7 +182,7 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
           reply.kind === 'error'
             ? `${model.name} answered with an error: ${oneLine(reply.message)}`
             : `unexpected answer from ${model.name} (${contentType || 'no content type'}): ${oneLine(text) || '(empty body)'}`;
-        yield { type: 'error', kind: reply.kind === 'error' ? 'http' : 'protocol', status: response.status, message: clean(message) };
+        yield { type: 'error', kind: reply.kind === 'error' ? 'http' : 'protocol', status: response.status, message };
         yield { type: 'finish', reason: 'error' };
         return;
       }
@@ -179,7 +195,7 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
       return;
     }
 
-    const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state);
+    const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state, signal);
     state = outcome.state;
     if (outcome.failure !== undefined) return yield* failed(outcome.failure);
     yield* finalize(state, 'complete');
@@ -190,4 +206,4 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
     // Releases the connection if we stopped before the server did (a consumer that broke off, an error).
     stop.abort();
   }
-};
+}

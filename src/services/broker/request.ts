@@ -1,9 +1,36 @@
 import { VERSION } from '../../version';
 import type { BrokerRequest, ModelConfig } from './types';
 
-/** `<baseUrl>/chat/completions`, whether or not the base URL ends in a slash. */
+/** `<baseUrl>/chat/completions`, whether or not the base URL ends in a slash; a query (Azure's `api-version`) is kept. */
 export function chatCompletionsUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  if (!URL.canParse(baseUrl)) return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
+
+/**
+ * Credentials in the base URL (`http://user:pass@proxy/v1`, for a proxy with basic auth) cannot go
+ * into a fetch URL; they become a Basic Authorization header unless a key is configured.
+ */
+export function basicAuthOf(baseUrl: string): string | undefined {
+  if (!URL.canParse(baseUrl)) return undefined;
+  const url = new URL(baseUrl);
+  if (!url.username && !url.password) return undefined;
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+}
+
+/** Secrets a base URL can carry: its password and query values (some providers take `?key=`). */
+function urlSecrets(baseUrl: string): string[] {
+  if (!URL.canParse(baseUrl)) return [];
+  const url = new URL(baseUrl);
+  const secrets = [url.password, decodeURIComponent(url.password), ...url.searchParams.values()];
+  const basic = basicAuthOf(baseUrl);
+  if (basic) secrets.push(basic.slice('Basic '.length));
+  return secrets.filter((value) => value.length >= 6);
 }
 
 export type KeyResolution = { key: string | undefined; problem?: undefined } | { key?: undefined; problem: string };
@@ -22,6 +49,7 @@ const SECRET_HEADER = /auth|key|token|secret|cookie|session/i;
 /** Every value that must never appear in a message: the key and secret-looking extra headers. */
 export function secretsOf(model: ModelConfig, key: string | undefined): string[] {
   const secrets = key ? [key] : [];
+  secrets.push(...urlSecrets(model.baseUrl));
   for (const [name, value] of Object.entries(model.headers ?? {})) {
     if (!SECRET_HEADER.test(name)) continue;
     secrets.push(value);
@@ -33,11 +61,12 @@ export function secretsOf(model: ModelConfig, key: string | undefined): string[]
 }
 
 export function buildHeaders(model: ModelConfig, key: string | undefined): Record<string, string> {
+  const basic = basicAuthOf(model.baseUrl);
   return {
     'content-type': 'application/json',
     accept: 'text/event-stream, application/json',
     'user-agent': `aish-tui/${VERSION}`,
-    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(key ? { authorization: `Bearer ${key}` } : basic ? { authorization: basic } : {}),
     // Configured headers come last so a user can override any of the above.
     ...model.headers,
   };

@@ -13,7 +13,11 @@ export interface StreamOutcome {
  * one, and a server that reports an error and then idles would otherwise hold the turn until the
  * idle timeout). Never throws: a read failure is returned with the state reached so far.
  */
-export async function* accumulateStream(messages: ReadableStream<SseMessage>, initial: AccumulatorState): AsyncGenerator<BrokerEvent, StreamOutcome, undefined> {
+export async function* accumulateStream(
+  messages: ReadableStream<SseMessage>,
+  initial: AccumulatorState,
+  signal?: AbortSignal,
+): AsyncGenerator<BrokerEvent, StreamOutcome, undefined> {
   const reader = messages.getReader();
   let state = initial;
   try {
@@ -22,7 +26,11 @@ export async function* accumulateStream(messages: ReadableStream<SseMessage>, in
       if (done) return { state };
       const step = accumulate(state, value);
       state = step.state;
-      for (const event of step.events) yield event;
+      for (const event of step.events) {
+        yield event;
+        // A cancel takes effect at once, not after what was already read from the socket.
+        if (signal?.aborted) return { state, failure: signal.reason };
+      }
       if (state.done || state.error !== undefined) return { state };
     }
   } catch (failure) {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from '../../../src/services/broker/errors';
+import { backoffMs, isRetryableStatus, parseRetryAfter } from '../../../src/services/broker/retry';
+
+const context = { modelId: 'gpt-x', url: 'http://127.0.0.1:8080/v1' };
+
+describe('error text', () => {
+  it('redacts every occurrence of a secret and leaves short values alone', () => {
+    expect(redact('Incorrect API key provided: sk-abc123456. Key sk-abc123456 invalid', ['sk-abc123456'])).toBe(
+      'Incorrect API key provided: [redacted]. Key [redacted] invalid',
+    );
+    expect(redact('a b c', ['a'])).toBe('a b c');
+  });
+
+  it('HTTP errors: code, the server message on one line, at most 400 characters', () => {
+    expect(httpErrorMessage(400, '{"error":{"message":"bad\\nrequest"}}', context)).toBe('HTTP 400: bad request');
+    const long = httpErrorMessage(500, 'z'.repeat(2000), context);
+    expect(long).toBe(`HTTP 500: ${'z'.repeat(399)}…`);
+    expect(httpErrorMessage(502, '', context)).toBe('HTTP 502: (empty body)');
+  });
+
+  it('HTTP 401/404 say what to check', () => {
+    expect(httpErrorMessage(401, 'unauthorized', { ...context, keyEnv: 'OPENAI_API_KEY' })).toBe('HTTP 401: unauthorized (check the API key in $OPENAI_API_KEY)');
+    expect(httpErrorMessage(404, 'not found', context)).toContain('ending in /v1');
+  });
+
+  it('names network failures by their code', () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    expect(networkReason(refused)).toBe('connection refused');
+    const dns = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }) });
+    expect(networkReason(dns)).toBe('host not found (DNS)');
+    expect(networkReason(new Error('weird'))).toBe('weird');
+    expect(unreachableMessage('local', 'http://127.0.0.1:8080/v1', refused)).toBe(
+      'cannot reach local at http://127.0.0.1:8080/v1: connection refused (is llama-server, Ollama or LM Studio running there? --base-url points elsewhere)',
+    );
+    expect(unreachableMessage('cloud', 'https://api.example.com/v1', dns)).toContain('check the URL and the network');
+  });
+
+  it('formats durations and single lines', () => {
+    expect(formatSeconds(1500)).toBe('1.5s');
+    expect(formatSeconds(300_000)).toBe('5min');
+    expect(formatSeconds(45_000)).toBe('45s');
+    expect(oneLine('a\n\tb  c')).toBe('a b c');
+  });
+});
+
+describe('retry policy', () => {
+  it('retries rate limits and server failures, not client errors', () => {
+    expect([429, 500, 502, 503, 504, 529].every(isRetryableStatus)).toBe(true);
+    expect([400, 401, 404, 422, 501, 505].some(isRetryableStatus)).toBe(false);
+  });
+
+  it('reads Retry-After as seconds or a date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter('0.5', now)).toBe(500);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:07 GMT', now)).toBe(7000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect([1, 2, 3].map(backoffMs)).toEqual([1000, 2000, 4000]);
+  });
+});
