@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// A stdio MCP server that misbehaves on request, written against the raw JSON-RPC wire so that it
+// can do what no SDK server would: die in the middle of a call, never answer, or write garbage.
+//
+//   crash      exits with status 3 while the call is running (after writing to stderr)
+//   hang       never answers; reports each notifications/cancelled it receives on stderr
+//   noisy      writes non-JSON lines and terminal escape sequences to stdout and stderr, then answers
+//   echo       answers normally
+//
+// With --banner, it writes escape sequences to stdout before the handshake as well.
+import { createInterface } from 'node:readline';
+
+const banner = process.argv.includes('--banner');
+const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const reply = (id, result) => write({ jsonrpc: '2.0', id, result });
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+
+if (banner) {
+  process.stdout.write('starting up... \u001b[31mred\u001b[0m \u001b]0;pwned title\u0007\n');
+  process.stdout.write('{"not": "json-rpc"}\n');
+}
+process.stderr.write('misbehaving server ready \u001b[2J\u001b[H(clear screen attempt)\n');
+
+const tools = ['crash', 'hang', 'noisy', 'echo'].map((name) => ({
+  name,
+  description: `${name} on request`,
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+}));
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  const { id, method, params } = message;
+  if (method === 'initialize') {
+    reply(id, { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '1.0.0' } });
+    return;
+  }
+  if (method === 'notifications/cancelled') {
+    process.stderr.write(`cancelled request ${params.requestId}: ${params.reason ?? ''}\n`);
+    return;
+  }
+  if (id === undefined) return;
+  if (method === 'ping') return reply(id, {});
+  if (method === 'tools/list') return reply(id, { tools });
+  if (method === 'tools/call') {
+    const name = params.name;
+    if (name === 'crash') {
+      process.stderr.write('fatal: simulated crash in the middle of a call\n');
+      setTimeout(() => process.exit(3), 20);
+      return;
+    }
+    if (name === 'hang') {
+      process.stderr.write(`hanging on request ${id}\n`);
+      return;
+    }
+    if (name === 'noisy') {
+      process.stdout.write('this line is not JSON\n');
+      process.stdout.write('\u001b[2J\u001b[31mescape sequences on stdout\u001b[0m\n');
+      process.stderr.write('stderr with \u001b]52;c;cGFzdGU=\u0007 clipboard attempt and \u202Ebidi\n');
+      process.stderr.write(`${'x'.repeat(5000)}\n`);
+      return reply(id, text('noisy but fine \u001b[1mbold\u001b[0m'));
+    }
+    if (name === 'echo') return reply(id, text(String(params.arguments?.text ?? '')));
+    return write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Unknown tool: ${name}` } });
+  }
+  write({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+});

@@ -1,0 +1,142 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../../src/services/config/schema';
+import { MISBEHAVING, testManager, type TestManager } from '../../helpers/mcp';
+
+// Servers that fail in the ways real ones do. Every call still ends in text for the model, and the
+// user sees one clear line per server.
+
+const misbehaving = (...args: string[]): ServerConfig => ({ command: process.execPath, args: [MISBEHAVING, ...args] });
+/** A process that never speaks MCP but, like a real server, exits when its stdin closes. */
+const SILENT = 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0));';
+
+let test: TestManager | undefined;
+afterEach(async () => {
+  await test?.dispose();
+  test = undefined;
+});
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(20);
+  }
+}
+
+describe('misbehaving servers', () => {
+  it('answers a call whose server dies in the middle of it, and shows why', async () => {
+    test = testManager();
+    await test.manager.connect('fragile', misbehaving());
+    const outcome = await test.manager.callTool('fragile', 'crash', {});
+    expect(outcome.kind).toBe('transport-error');
+    expect(outcome.content).toMatch(/^\[aish\] tool transport error: /);
+    await until(() => test!.manager.servers()[0]?.state === 'error');
+    const snapshot = test.manager.servers()[0]!;
+    expect(snapshot.error).toBe('the server process exited: fatal: simulated crash in the middle of a call');
+    expect(snapshot.tools).toEqual([]);
+    // Later calls are answered at once instead of hanging.
+    const later = await test.manager.callTool('fragile', 'echo', { text: 'x' });
+    expect(later.content).toMatch(/^\[aish\] tool transport error: server "fragile" is not connected \(error: /);
+    // Reconnecting on request works.
+    expect((await test.manager.reconnect('fragile')).state).toBe('ready');
+  });
+
+  it('times out a call that never returns and tells the server it was cancelled', async () => {
+    test = testManager();
+    await test.manager.connect('sleepy', { ...misbehaving(), timeoutMs: 300 });
+    const outcome = await test.manager.callTool('sleepy', 'hang', {});
+    expect(outcome).toEqual({ kind: 'timeout', content: '[aish] tool transport error: timed out after 300ms', isError: true });
+    // The server writes every notifications/cancelled it receives to stderr, which we keep.
+    await until(() => test!.manager.servers()[0]!.stderr.some((line) => line.startsWith('cancelled request')));
+    expect(test.manager.servers()[0]!.stderr.find((line) => line.startsWith('cancelled request'))).toMatch(/timed out/i);
+  });
+
+  it('sends notifications/cancelled when the user cancels', async () => {
+    test = testManager();
+    await test.manager.connect('sleepy', misbehaving());
+    const controller = new AbortController();
+    const call = test.manager.callTool('sleepy', 'hang', {}, { signal: controller.signal });
+    await until(() => test!.manager.servers()[0]!.stderr.some((line) => line.startsWith('hanging on request')));
+    controller.abort();
+    expect((await call).kind).toBe('cancelled');
+    await until(() => test!.manager.servers()[0]!.stderr.some((line) => line.startsWith('cancelled request')));
+  });
+
+  it('ignores non-JSON lines and escape sequences on stdout, keeps stderr capped and raw', async () => {
+    test = testManager();
+    const snapshot = await test.manager.connect('noisy', misbehaving('--banner'));
+    expect(snapshot.state).toBe('ready');
+    const outcome = await test.manager.callTool('noisy', 'noisy', {});
+    expect(outcome.kind).toBe('ok');
+    // The model gets the text as the server sent it; the UI sanitizes at display time.
+    expect(outcome.content).toBe('noisy but fine \u001b[1mbold\u001b[0m');
+    await until(() => test!.manager.servers()[0]!.stderr.some((line) => line.includes('clipboard attempt')));
+    const stderr = test.manager.servers()[0]!.stderr;
+    const long = stderr.find((line) => line.startsWith('xxx'))!;
+    expect(long.length).toBeLessThan(600);
+    expect(long).toMatch(/more characters\)$/);
+  });
+
+  it('keeps only the last lines of a chatty stderr', async () => {
+    test = testManager();
+    const script = `for (let i = 0; i < 500; i++) console.error("line " + i); ${SILENT}`;
+    await test.manager.connect('chatty', { command: process.execPath, args: ['-e', script], connectTimeoutMs: 1_500 });
+    const stderr = test.manager.servers()[0]!.stderr;
+    expect(stderr.length).toBe(200);
+    expect(stderr.at(-1)).toBe('line 499');
+  });
+
+  it('reports a command that does not exist in one line', async () => {
+    test = testManager();
+    const snapshot = await test.manager.connect('missing', { command: 'aish-no-such-command-xyz' });
+    expect(snapshot.state).toBe('error');
+    expect(snapshot.error).toBe('spawn aish-no-such-command-xyz ENOENT');
+  });
+
+  it('reports a server that never finishes the handshake as a timeout', async () => {
+    test = testManager();
+    const snapshot = await test.manager.connect('silent', { command: process.execPath, args: ['-e', SILENT], connectTimeoutMs: 400 });
+    expect(snapshot).toMatchObject({ state: 'error', error: 'timed out after 400ms' });
+  });
+
+  it('gives the child a minimal environment plus its configured env', async () => {
+    test = testManager({ env: { PATH: process.env.PATH, HOME: '/home/tester', AISH_SECRET_API_KEY: 'must-not-leak' } });
+    const script = [
+      'const rl = require("readline").createInterface({ input: process.stdin });',
+      'rl.on("line", (l) => { const m = JSON.parse(l); if (m.id === undefined) return;',
+      'const r = m.method === "initialize" ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "env", version: "1" } }',
+      ': m.method === "tools/list" ? { tools: [] } : {};',
+      'process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }) + "\\n"); });',
+      'console.error(JSON.stringify(Object.keys(process.env).filter((k) => !k.startsWith("npm_"))));',
+    ].join('\n');
+    await test.manager.connect('env', { command: process.execPath, args: ['-e', script], env: { CONFIGURED: 'yes' } });
+    await until(() => test!.manager.servers()[0]!.stderr.length > 0);
+    const keys = JSON.parse(test.manager.servers()[0]!.stderr[0]!) as string[];
+    expect(keys).toContain('CONFIGURED');
+    expect(keys).toContain('HOME');
+    expect(keys).not.toContain('AISH_SECRET_API_KEY');
+  });
+});
+
+describe('connecting in the background', () => {
+  it('starts every server at once and reports each one as it settles', async () => {
+    test = testManager({ builtin: true });
+    test.manager.connectAll({
+      slow: { command: process.execPath, args: ['-e', SILENT], connectTimeoutMs: 600 },
+      missing: { command: 'aish-no-such-command-xyz' },
+      off: { command: 'aish-no-such-command-xyz', disabled: true },
+    });
+    // Nothing was awaited: every enabled server is already listed as connecting.
+    expect(test.manager.servers().map((server) => [server.alias, server.state])).toEqual([
+      ['builtin', 'connecting'],
+      ['slow', 'connecting'],
+      ['missing', 'connecting'],
+    ]);
+    const settled = await test.manager.settled(5_000);
+    expect(Object.fromEntries(settled.map((server) => [server.alias, server.state]))).toEqual({ builtin: 'ready', slow: 'error', missing: 'error' });
+    // No automatic retry: the failed server stays failed until asked.
+    await sleep(800);
+    expect(test.manager.servers().find((server) => server.alias === 'missing')?.state).toBe('error');
+  });
+});

@@ -1,0 +1,105 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildToolIndex } from '../../../src/services/tools/names';
+import { LMCP_PROTOCOL_VERSION, startLmcpServer, type LmcpServer } from '../../helpers/lmcp-server';
+import { testManager, type TestManager } from '../../helpers/mcp';
+
+// seed 000 §2/§4: the fleet's lmcp servers and their quirks.
+
+let lmcp: LmcpServer | undefined;
+let test: TestManager | undefined;
+
+afterEach(async () => {
+  await test?.dispose();
+  await lmcp?.close();
+  test = undefined;
+  lmcp = undefined;
+});
+
+describe('an lmcp-style server', () => {
+  it('connects, lists and calls despite every quirk', async () => {
+    lmcp = await startLmcpServer();
+    test = testManager();
+    const snapshot = await test.manager.connect('boltzmann', { url: lmcp.url });
+    expect(snapshot).toMatchObject({ state: 'ready', transport: 'streamable-http', protocolVersion: LMCP_PROTOCOL_VERSION, serverName: 'lmcp' });
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['echo', 'read_file', 'list_dir']);
+
+    const echo = await test.manager.callTool('boltzmann', 'echo', { text: 'hi' });
+    expect(echo).toEqual({ kind: 'ok', content: 'hi', isError: false });
+
+    // No session id is ever invented by the client, and every RPC is its own POST.
+    expect(lmcp.requests.every((request) => request.sessionHeader === undefined)).toBe(true);
+    const rpc = lmcp.requests.filter((request) => request.httpMethod === 'POST').map((request) => request.rpcMethod);
+    expect(rpc).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+    expect(buildToolIndex(test.manager.servers()).specs.map((spec) => spec.function.name)).toEqual([
+      'boltzmann__echo',
+      'boltzmann__read_file',
+      'boltzmann__list_dir',
+    ]);
+  });
+
+  it('accepts the fixed protocol version with a status line', async () => {
+    lmcp = await startLmcpServer();
+    test = testManager();
+    await test.manager.connect('boltzmann', { url: lmcp.url });
+    const mismatch = test.statuses().filter((line) => line.includes('protocol version mismatch'));
+    expect(mismatch).toHaveLength(1);
+    expect(mismatch[0]).toMatch(/^mcp boltzmann: protocol version mismatch \(sent \d{4}-\d{2}-\d{2}, got 2025-03-26\); proceeding$/);
+  });
+
+  it('opens the GET stream at most once per connect', async () => {
+    lmcp = await startLmcpServer();
+    test = testManager();
+    await test.manager.connect('boltzmann', { url: lmcp.url });
+    // The transport would retry a closed stream after about a second; give it several chances.
+    await sleep(3_500);
+    expect(lmcp.gets()).toBeLessThanOrEqual(1);
+    await test.manager.reconnect('boltzmann');
+    await sleep(1_500);
+    expect(lmcp.gets()).toBeLessThanOrEqual(2);
+    expect(test.manager.servers()[0]?.state).toBe('ready');
+  });
+
+  it('passes a failed read through as content (isError false is advisory)', async () => {
+    lmcp = await startLmcpServer({ files: {} });
+    test = testManager();
+    await test.manager.connect('boltzmann', { url: lmcp.url });
+    const outcome = await test.manager.callTool('boltzmann', 'read_file', { path: '/etc/shadow' });
+    expect(outcome).toEqual({ kind: 'ok', content: 'Error: cannot open /etc/shadow: No such file or directory', isError: false });
+  });
+
+  it('turns -32601 for an unknown tool into a dispatch failure for the model', async () => {
+    lmcp = await startLmcpServer();
+    test = testManager();
+    await test.manager.connect('boltzmann', { url: lmcp.url });
+    const outcome = await test.manager.callTool('boltzmann', 'format_disk', {});
+    expect(outcome).toEqual({ kind: 'rpc-error', content: '[aish] tool dispatch failed: Tool not found', isError: true });
+  });
+
+  it('sends the Bearer token from authToken, or from the variable named by authEnv', async () => {
+    lmcp = await startLmcpServer({ token: 'fleet-token-0123456789' });
+    test = testManager({ env: { ...process.env, LMCP_TOKEN: 'fleet-token-0123456789' } });
+    const literal = await test.manager.connect('literal', { url: lmcp.url, authToken: 'fleet-token-0123456789', authEnv: 'UNSET_VARIABLE' });
+    expect(literal.state).toBe('ready');
+    const fromEnv = await test.manager.connect('fromenv', { url: lmcp.url, authEnv: 'LMCP_TOKEN' });
+    expect(fromEnv.state).toBe('ready');
+    expect(lmcp.requests.every((request) => request.authorization === 'Bearer fleet-token-0123456789')).toBe(true);
+  });
+
+  it('reports a refused token as HTTP 401 without ever showing the token', async () => {
+    lmcp = await startLmcpServer({ token: 'the-right-token-xyz' });
+    test = testManager();
+    const snapshot = await test.manager.connect('boltzmann', { url: lmcp.url, authToken: 'wrong-token-abcdef' });
+    expect(snapshot.state).toBe('error');
+    expect(snapshot.error).toBe('HTTP 401: unauthorized');
+    expect(JSON.stringify(test.events)).not.toContain('wrong-token-abcdef');
+  });
+
+  it('explains a 401 when no token is configured and the server offers no OAuth', async () => {
+    lmcp = await startLmcpServer({ token: 'the-right-token-xyz' });
+    test = testManager();
+    const snapshot = await test.manager.connect('boltzmann', { url: lmcp.url });
+    expect(snapshot.state).toBe('error');
+    expect(snapshot.error).toMatch(/^HTTP 401 .*set authToken or authEnv/);
+  });
+});
