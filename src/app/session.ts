@@ -81,6 +81,10 @@ export function createSession(options: SessionOptions): Session {
     if (opened.resumedId === undefined) return;
     store.getState().loadHistory(opened.messages);
     status('info', `resumed session ${opened.resumedId} (${opened.messages.length} messages); it is sent as context, nothing in it is run again`);
+    // A crash or kill mid-answer leaves the question without its (unsaved) answer.
+    if (opened.messages.at(-1)?.role === 'user') {
+      status('warn', 'the last message has no answer (the app stopped before the answer was saved); it goes to the model again with your next message');
+    }
   };
 
   store.getState().setModelName(modelName);

@@ -228,6 +228,47 @@ describe('the conversation loop with the built-in server', () => {
   });
 });
 
+describe('request body and failing servers', () => {
+  it('seed checkpoint #5: the body sent equals a hand-built one (model, messages, stream, tools)', async () => {
+    const config = await testConfig(broker.url);
+    mcp = await startMcp(config);
+    const start = broker.requests.length;
+    broker.enqueue(textReply('hi'));
+    await run({ config, mcp, text: 'hello' });
+    const builtin = mcp.servers().find((server) => server.alias === 'builtin')!;
+    const expected = {
+      model: 'scripted',
+      messages: [
+        { role: 'system', content: config.systemPrompt },
+        { role: 'user', content: 'hello' },
+      ],
+      stream: true,
+      tools: builtin.tools.map((tool) => ({
+        type: 'function',
+        function: { name: `builtin__${tool.name}`, description: tool.description, parameters: tool.inputSchema },
+      })),
+    };
+    const body = broker.requests[start]!.body!;
+    expect(body).toMatchObject(expected);
+    expect(Object.keys(body).sort()).toEqual(expect.arrayContaining(['messages', 'model', 'stream', 'tools']));
+  });
+
+  it('a server that dies mid-call: the call is answered with a transport error, the model continues', async () => {
+    const config = await testConfig(broker.url);
+    const script = new URL('../../helpers/misbehaving-stdio-server.mjs', import.meta.url).pathname;
+    mcp = await startMcp(config, { bad: { command: process.execPath, args: [script] } }, false);
+    const start = broker.requests.length;
+    broker.enqueue(toolCallReply([{ id: 'boom', name: 'bad__crash', arguments: { text: 'x' } }]), textReply('The server failed.'));
+    const result = await run({ config, mcp, text: 'crash it', approve: () => ({ action: 'allow', scope: 'once' }) });
+    const [tool] = toolMessages(result.messages);
+    expect(tool).toMatchObject({ toolCallId: 'boom', isError: true });
+    expect(tool!.content).toMatch(/^\[aish\] tool transport error: /);
+    expect(broker.requests[start + 1]!.body!.messages!.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'boom' });
+    expect(result.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'The server failed.' });
+    assertValidHistory(result.messages, config);
+  });
+});
+
 describe('aborting', () => {
   it('mid-stream: the partial answer is kept, the request is dropped, the history stays valid', async () => {
     const config = await testConfig(broker.url);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
@@ -233,5 +233,29 @@ describe('the TUI session', () => {
     s.submit(`:resume ${firstId}`);
     await until(store, (state) => state.items.find((item) => item.kind === 'user' && item.text === 'second question'));
     expect(store.getState().messages).toHaveLength(4);
+  });
+
+  it('a session killed mid-answer resumes with the question, a note, and the question sent again', async () => {
+    const config = await testConfig(broker.url);
+    const first = await start(config);
+    broker.enqueue(textReply('never saved', { chunkSize: 2, tokensPerSecond: 5 }));
+    first.session.submit('interrupted question');
+    await until(first.store, (state) => state.items.find((item) => item.kind === 'assistant' && item.text.length > 0));
+    // What kill -9 leaves: the file as it is now (no close, no answer record).
+    const dir = sessionsDir(config);
+    const [file] = readdirSync(dir);
+    const snapshot = readFileSync(path.join(dir, file!), 'utf8');
+    first.session.cancel();
+    await first.session.close();
+    writeFileSync(path.join(dir, file!), snapshot);
+
+    const { store, session: s } = await start(config, { continueLast: true });
+    expect(store.getState().items[0]).toMatchObject({ kind: 'user', text: 'interrupted question' });
+    expect(statusTexts(store.getState().items).join('\n')).toContain('the last message has no answer');
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('answered now'));
+    s.submit('please answer');
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.at(-1)).toEqual({ role: 'user', content: 'interrupted question\n\nplease answer' });
   });
 });
