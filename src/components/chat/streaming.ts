@@ -1,0 +1,121 @@
+import type { Token } from 'marked';
+import { highlighterGeneration } from './highlight';
+import { joinBlocks, lexMarkdown, renderBlockList, type MarkdownContext } from './markdown';
+import type { ChatStyles } from './style';
+import { wrapSpans, type Span } from './text';
+
+/**
+ * Incremental layout of text that only grows (a streamed answer or reasoning), so a frame costs
+ * what the newest part costs, not what the whole message costs.
+ *
+ * Markdown: once a block is followed by a blank line and another block has started, nothing
+ * appended later can change it (CommonMark closes it; only the last block can still become a
+ * setext heading, a table, a longer list or a longer fence). Those finished blocks are lexed and
+ * laid out once; each frame re-lexes only the text after them. An unclosed fence is the last
+ * block and renders as code so far. When the message ends, the whole text is laid out once more
+ * in one piece, so the final result never depends on how the stream was split.
+ */
+
+interface MarkdownStream {
+  /** The finished prefix of the text; lexed and laid out already. */
+  stableText: string;
+  stableTokens: Token[];
+  /** Rendered finished blocks, valid for `width`, `styles` and `generation`. */
+  stableBlocks: string[][];
+  width: number;
+  styles: ChatStyles;
+  generation: number;
+  waiting: boolean;
+}
+
+interface PlainStream {
+  stableText: string;
+  stableLines: string[];
+  width: number;
+  style: Span['style'];
+}
+
+const markdownStreams = new Map<string, MarkdownStream>();
+const plainStreams = new Map<string, PlainStream>();
+/** More streams than this at once means ids were not released; start over rather than grow. */
+const MAX_STREAMS = 64;
+
+export const streamingStats = { relexedChars: 0, stableBlocksRendered: 0 };
+
+/** Forgets the incremental state of a message that finished streaming. */
+export function releaseStream(id: string): void {
+  markdownStreams.delete(id);
+}
+
+function rawLength(tokens: readonly Token[]): number {
+  let length = 0;
+  for (const token of tokens) length += token.raw.length;
+  return length;
+}
+
+export function renderMarkdownStreaming(id: string, text: string, width: number, ctx: MarkdownContext): string[] {
+  let stream = markdownStreams.get(id);
+  const generation = highlighterGeneration();
+  if (!stream || !text.startsWith(stream.stableText)) {
+    if (markdownStreams.size >= MAX_STREAMS) markdownStreams.clear();
+    stream = { stableText: '', stableTokens: [], stableBlocks: [], width, styles: ctx.styles, generation, waiting: false };
+    markdownStreams.set(id, stream);
+  }
+  if (stream.width !== width || stream.styles !== ctx.styles || (stream.waiting && stream.generation !== generation)) {
+    const relayout: MarkdownContext = { ...ctx, waitingForHighlighter: false };
+    stream.stableBlocks = renderBlockList(stream.stableTokens, width, relayout);
+    stream.waiting = relayout.waitingForHighlighter;
+    stream.width = width;
+    stream.styles = ctx.styles;
+    stream.generation = generation;
+    streamingStats.stableBlocksRendered += stream.stableTokens.length;
+  }
+
+  const tail = text.slice(stream.stableText.length);
+  let tailTokens = lexMarkdown(tail);
+  streamingStats.relexedChars += tail.length;
+  // Only when the tokens account for every character can the text be cut at a token boundary.
+  if (rawLength(tailTokens) === tail.length) {
+    let lastContent = tailTokens.length - 1;
+    while (lastContent >= 0 && tailTokens[lastContent]!.type === 'space') lastContent--;
+    let boundary = lastContent - 1;
+    while (boundary >= 0 && tailTokens[boundary]!.type !== 'space') boundary--;
+    if (boundary >= 0) {
+      const finished = tailTokens.slice(0, boundary + 1);
+      const blockCtx: MarkdownContext = { ...ctx, waitingForHighlighter: false };
+      stream.stableBlocks.push(...renderBlockList(finished, width, blockCtx));
+      stream.waiting ||= blockCtx.waitingForHighlighter;
+      stream.stableTokens.push(...finished);
+      stream.stableText += tail.slice(0, rawLength(finished));
+      streamingStats.stableBlocksRendered += finished.length;
+      tailTokens = tailTokens.slice(boundary + 1);
+    }
+  }
+  if (stream.waiting) ctx.waitingForHighlighter = true;
+  return joinBlocks([...stream.stableBlocks, ...renderBlockList(tailTokens, width, ctx)]);
+}
+
+/**
+ * Plain text that grows: every line before the last newline is final, so only the last line is
+ * wrapped again on each frame.
+ */
+export function wrapPlainStreaming(id: string, text: string, width: number, style: Span['style']): string[] {
+  let stream = plainStreams.get(id);
+  if (!stream || stream.width !== width || stream.style !== style || !text.startsWith(stream.stableText)) {
+    if (plainStreams.size >= MAX_STREAMS) plainStreams.clear();
+    stream = { stableText: '', stableLines: [], width, style };
+    plainStreams.set(id, stream);
+  }
+  const lastNewline = text.lastIndexOf('\n');
+  if (lastNewline + 1 > stream.stableText.length) {
+    const finished = text.slice(stream.stableText.length, lastNewline);
+    stream.stableLines.push(...wrapSpans([{ text: finished, style }], width));
+    stream.stableText = text.slice(0, lastNewline + 1);
+  }
+  const rest = text.slice(stream.stableText.length);
+  return [...stream.stableLines, ...wrapSpans([{ text: rest, style }], width)];
+}
+
+export function releasePlainStream(id: string): void {
+  plainStreams.delete(id);
+}
