@@ -40,8 +40,10 @@ async function readPrompt(args: CliArgs, stdin: NodeJS.ReadableStream): Promise<
 /** Writes and waits for the pipe to take it, so a fast exit never cuts the output short. */
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (stream.write(text)) resolve();
-    else stream.once('drain', () => resolve());
+    if ((stream as { destroyed?: boolean }).destroyed) return resolve();
+    if (stream.write(text)) return resolve();
+    stream.once('drain', () => resolve());
+    stream.once('error', () => resolve());
   });
 }
 
@@ -79,6 +81,10 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // A reader that went away (`aish-tui -p ... | head -1`) ends the run instead of crashing it;
+  // the listener stays so a late write error is ignored too.
+  const onOutputError = () => controller.abort();
+  io.stdout.on('error', onOutputError);
 
   const format = args.outputFormat;
   const notes = createNotes(args, note);

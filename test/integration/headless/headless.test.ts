@@ -24,7 +24,7 @@ interface Run {
   home: string;
 }
 
-function aish(args: string[], options: { input?: string; home?: string; config?: unknown } = {}): Promise<Run> {
+function aish(args: string[], options: { input?: string; home?: string; config?: unknown; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
   const home = options.home ?? makeScratchHome('aish-headless-');
   if (options.config !== undefined) {
     mkdirSync(path.join(home, '.config', 'aish'), { recursive: true });
@@ -35,7 +35,10 @@ function aish(args: string[], options: { input?: string; home?: string; config?:
     const child = spawn(process.execPath, [CLI, '--base-url', broker.url, '--model', 'scripted', ...args], { env: testEnv(home), cwd: home });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stdout.on('data', (data: Buffer) => {
+      stdout += data.toString();
+      options.onStdout?.(stdout, child);
+    });
     child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
     child.on('error', reject);
@@ -221,5 +224,40 @@ describe('aish-tui -p (headless)', () => {
     expect(third.code).toBe(0);
     const lines = readFileSync(path.join(dir, file!), 'utf8').trimEnd().split('\n');
     expect(lines.map((line) => JSON.parse(line).message?.role ?? 'header')).toEqual(['header', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('Ctrl+C (SIGINT) stops the answer: partial text kept, finish_reason cancelled, exit 130', async () => {
+    broker.enqueue(textReply('one two three four five six seven eight nine ten eleven twelve', { chunkSize: 4, tokensPerSecond: 10 }));
+    let sent = false;
+    const result = await aish(['-p', 'count', '--output-format', 'stream-json'], {
+      onStdout: (text, child) => {
+        if (!sent && text.includes('"type":"text"')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(result.code).toBe(130);
+    const events = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(events.at(-1)).toEqual({ type: 'done', finish_reason: 'cancelled' });
+    const text = events.filter((event) => event.type === 'text').map((event) => event.text).join('');
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan('one two three four five six seven eight nine ten eleven twelve'.length);
+  });
+
+  it('a reader that closes the pipe early does not crash it', async () => {
+    broker.enqueue(textReply('x '.repeat(2000), { chunkSize: 2 }));
+    const home = makeScratchHome('aish-headless-');
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, '--base-url', broker.url, '--model', 'scripted', '-p', 'many', '--output-format', 'stream-json'], { env: testEnv(home), cwd: home });
+      let stderr = '';
+      child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end();
+    });
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.stderr).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+    expect([0, 130]).toContain(result.code);
   });
 });
