@@ -14,11 +14,24 @@ export class McpInputError extends Error {
   }
 }
 
-/** An alias from a URL's host name: `mcp.example.com` -> `mcp-example-com`, `127.0.0.1:8080` -> `127-0-0-1-8080`. */
+const GENERIC_LABELS = new Set(['www', 'mcp', 'api', 'app']);
+
+/**
+ * An alias from a URL's host name (seed §7): `boltzmann.fritz.box` -> `boltzmann`,
+ * `mcp.example.com` -> `example`; addresses and localhost keep their port: `127.0.0.1:8931` ->
+ * `127-0-0-1-8931`. The result always satisfies the alias rules.
+ */
 export function aliasFromUrl(url: URL): string {
-  const host = url.port ? `${url.hostname}-${url.port}` : url.hostname;
-  const cleaned = host
-    .replace(/^\[|\]$/g, '')
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const isAddress = /^[\d.]+$/.test(host) || host.includes(':') || host === 'localhost';
+  let base: string;
+  if (isAddress) {
+    base = url.port ? `${host}-${url.port}` : host;
+  } else {
+    const labels = host.split('.').filter(Boolean);
+    base = labels.find((label, index) => !GENERIC_LABELS.has(label.toLowerCase()) || index === labels.length - 1) ?? host;
+  }
+  const cleaned = base
     .replace(/[^A-Za-z0-9-]+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '')

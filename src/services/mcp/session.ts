@@ -274,7 +274,11 @@ export class ServerSession {
       this.status('warn', `mcp ${this.alias}: re-listing tools failed: ${describeError(error)}`);
       return;
     }
-    this.update({ tools: this.acceptTools(tools) });
+    const before = JSON.stringify(this.snapshot.tools);
+    const accepted = this.acceptTools(tools);
+    // Some servers announce a change right after connecting; only a real change is news.
+    if (JSON.stringify(accepted) === before) return;
+    this.update({ tools: accepted });
     this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
   }
 

@@ -102,4 +102,21 @@ describe('an lmcp-style server', () => {
     expect(snapshot.state).toBe('error');
     expect(snapshot.error).toMatch(/^HTTP 401 .*set authToken or authEnv/);
   });
+
+  it('connects at runtime with an alias from the host name, deduplicated and validated', async () => {
+    lmcp = await startLmcpServer();
+    test = testManager();
+    const first = await test.manager.connectUrl(lmcp.url);
+    expect(first).toMatchObject({ alias: `127-0-0-1-${lmcp.port}`, state: 'ready' });
+    // Another path on the same host gets a second alias; the same URL again is a reconnect.
+    const other = await test.manager.connectUrl(lmcp.url.replace('/mcp', '/other'));
+    expect(other.alias).toBe(`127-0-0-1-${lmcp.port}-2`);
+    expect(other.state).toBe('error');
+    expect((await test.manager.connectUrl(lmcp.url)).alias).toBe(first.alias);
+    await expect(test.manager.connectUrl(lmcp.url, 'bad__alias')).rejects.toThrow('must not contain "__"');
+    await expect(test.manager.connectUrl(lmcp.url, first.alias)).rejects.toThrow('already in use');
+    await expect(test.manager.connectUrl('ftp://example.com')).rejects.toThrow('not an http(s) URL');
+    expect((await test.manager.connectUrl(lmcp.url, 'fleet')).state).toBe('ready');
+  });
 });
+
