@@ -18,7 +18,7 @@ import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHi
 import { createMcpManager, McpInputError, mcpOptionsFromConfig } from '../services/mcp/index';
 import type { McpManagerService } from '../services/mcp/types';
 import { buildToolIndex } from '../services/tools/names';
-import { createApprovalPolicy } from '../services/tools/policy';
+import { createApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
 import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
@@ -35,6 +35,11 @@ export interface SessionOptions {
   mcp?: McpManagerService;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Pinned tool definitions (tools/pins.ts seen through the policy's DefinitionPins): a tool whose
+   * definition changed since it was approved loses its "always" rules and is asked again.
+   */
+  definitions?: DefinitionPins;
 }
 
 export interface Session extends AppController {
@@ -56,8 +61,7 @@ export function createSession(options: SessionOptions): Session {
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? defaultStreamChat;
   const mcp = options.mcp ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
-  // Pinned tool definitions plug in here (policy.setDefinitions) once they are tracked per server.
-  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove });
+  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, ...(options.definitions ? { definitions: options.definitions } : {}) });
   const redact = createRedactor(collectSecrets(config, env));
   const dir = sessionsDir(config);
   const reportedProblems = new Set<string>();

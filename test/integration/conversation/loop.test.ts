@@ -3,6 +3,7 @@ import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type S
 import { DENIED_BY_USER, DEPTH_LIMIT_STATUS } from '../../../src/services/conversation/index';
 import type { Message } from '../../../src/services/conversation/types';
 import type { McpManagerService } from '../../../src/services/mcp/types';
+import { createApprovalPolicy } from '../../../src/services/tools/policy';
 import { assertValidHistory, eventTypes, run, startMcp, testConfig, toolMessages } from './harness';
 
 let broker: ScriptedBroker;
@@ -64,6 +65,33 @@ describe('the conversation loop with the built-in server', () => {
     expect(result.approvals).toHaveLength(0);
     expect(result.events.find((event) => event.type === 'tool-decision')).toMatchObject({ decision: { action: 'allow', by: 'rule', rule: 'config mcp.autoApprove builtin__*' } });
     expect(toolMessages(result.messages)[0]!.content).toBe('1024');
+  });
+
+  it('a changed tool definition asks again despite a config rule, shows what changed, and is accepted on approval', async () => {
+    const config = await testConfig(broker.url);
+    mcp = await startMcp(config);
+    const accepted: string[] = [];
+    let changed = true;
+    const policy = createApprovalPolicy({
+      autoApprove: { 'builtin__*': true },
+      definitions: {
+        changeOf: (alias, tool) => (changed && tool === 'calculator' ? 'description changed since you approved this tool' : undefined),
+        accept: (alias, tool) => {
+          accepted.push(`${alias}__${tool}`);
+          changed = false;
+        },
+      },
+    });
+    broker.enqueue(toolCallReply([calc('1+2', 'a'), calc('3+4', 'b')]), textReply('3 and 7'));
+    const result = await run({ config, mcp, text: 'add', policy, approve: () => ({ action: 'allow', scope: 'once' }) });
+    expect(result.approvals).toHaveLength(1);
+    expect(result.approvals[0]!.call.definitionChanged).toBe('description changed since you approved this tool');
+    expect(accepted).toEqual(['builtin__calculator']);
+    const decisions = result.events.filter((event) => event.type === 'tool-decision').map((event) => (event as { decision: unknown }).decision);
+    expect(decisions).toEqual([
+      { action: 'allow', by: 'user', scope: 'once' },
+      { action: 'allow', by: 'rule', rule: 'config mcp.autoApprove builtin__*' },
+    ]);
   });
 
   it('deny with a reason: the call is not run and the model gets the reason as the tool result', async () => {
