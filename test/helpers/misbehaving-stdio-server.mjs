@@ -6,6 +6,7 @@
 //   hang       never answers; reports each notifications/cancelled it receives on stderr
 //   noisy      writes non-JSON lines and terminal escape sequences to stdout and stderr, then answers
 //   echo       answers normally
+//   grow       adds a tool, then announces the change three times in a row (list_changed)
 //
 // With --banner, it writes escape sequences to stdout before the handshake as well.
 import { createInterface } from 'node:readline';
@@ -21,7 +22,8 @@ if (banner) {
 }
 process.stderr.write('misbehaving server ready \u001b[2J\u001b[H(clear screen attempt)\n');
 
-const tools = ['crash', 'hang', 'noisy', 'echo'].map((name) => ({
+let listings = 0;
+const tools = ['crash', 'hang', 'noisy', 'echo', 'grow'].map((name) => ({
   name,
   description: `${name} on request`,
   inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
@@ -37,7 +39,7 @@ lines.on('line', (line) => {
   }
   const { id, method, params } = message;
   if (method === 'initialize') {
-    reply(id, { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '1.0.0' } });
+    reply(id, { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'misbehaving', version: '1.0.0' } });
     return;
   }
   if (method === 'notifications/cancelled') {
@@ -46,7 +48,11 @@ lines.on('line', (line) => {
   }
   if (id === undefined) return;
   if (method === 'ping') return reply(id, {});
-  if (method === 'tools/list') return reply(id, { tools });
+  if (method === 'tools/list') {
+    listings += 1;
+    process.stderr.write(`tools/list #${listings}\n`);
+    return reply(id, { tools });
+  }
   if (method === 'tools/call') {
     const name = params.name;
     if (name === 'crash') {
@@ -66,6 +72,11 @@ lines.on('line', (line) => {
       return reply(id, text('noisy but fine \u001b[1mbold\u001b[0m'));
     }
     if (name === 'echo') return reply(id, text(String(params.arguments?.text ?? '')));
+    if (name === 'grow') {
+      tools.push({ name: `extra_${tools.length}`, description: 'added at run time', inputSchema: { type: 'object' } });
+      for (let i = 0; i < 3; i += 1) write({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      return reply(id, text('grown'));
+    }
     return write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Unknown tool: ${name}` } });
   }
   write({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });

@@ -119,6 +119,21 @@ describe('misbehaving servers', () => {
   });
 });
 
+describe('notifications/tools/list_changed', () => {
+  it('re-lists once for a burst of notifications and updates the snapshot', async () => {
+    test = testManager();
+    await test.manager.connect('growing', misbehaving());
+    expect(test.manager.servers()[0]!.tools).toHaveLength(5);
+    await test.manager.callTool('growing', 'grow', {});
+    await until(() => test!.manager.servers()[0]!.tools.length === 6);
+    expect(test.manager.servers()[0]!.tools.at(-1)?.name).toBe('extra_5');
+    await sleep(500);
+    const listings = test.manager.servers()[0]!.stderr.filter((line) => line.startsWith('tools/list #'));
+    expect(listings).toEqual(['tools/list #1', 'tools/list #2']);
+    expect(test.statuses()).toContain('mcp growing: tool list changed (6 tools)');
+  });
+});
+
 describe('connecting in the background', () => {
   it('starts every server at once and reports each one as it settles', async () => {
     test = testManager({ builtin: true });
