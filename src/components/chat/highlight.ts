@@ -43,8 +43,11 @@ export function loadHighlighter(): Promise<void> {
   return loading;
 }
 
-export function highlighterReady(): boolean {
-  return lowlight !== undefined;
+/** `idle` until the first code block with a language asks for it. */
+export function highlighterState(): 'idle' | 'loading' | 'ready' | 'failed' {
+  if (lowlight) return 'ready';
+  if (!loading) return 'idle';
+  return generation > 0 ? 'failed' : 'loading';
 }
 
 /** Changes once, when the highlighter has loaded (or failed to). */
