@@ -58,29 +58,22 @@ function terminateLastEvent(): TransformStream<string, string> {
 }
 
 /**
- * Older llama.cpp servers report a failure during streaming as an `error: {...}` line, a field the
- * SSE spec ignores; eventsource-parser reports it as an unknown field. It cannot be put back into
- * the event order exactly (the parser reports it outside its stream), so it is delivered as an
- * `event: error` message just before `[DONE]` or at the end of the body, which is where those
- * servers send it anyway: after the last text, right before `[DONE]`.
+ * The parsed stream, plus what eventsource-parser reports outside it: older llama.cpp servers send
+ * a failure during streaming as an `error: {...}` line, a field the SSE spec ignores and the parser
+ * reports as an unknown field. Its exact place among the messages cannot be known (the parser
+ * reports it synchronously while its messages wait in the stream), so the reader takes these just
+ * before `[DONE]` or at the end of the body — which is where those servers send it anyway.
  */
-function deliverFieldErrors(pending: string[]): TransformStream<SseMessage, SseMessage> {
-  const drain = (controller: TransformStreamDefaultController<SseMessage>) => {
-    for (const data of pending.splice(0)) controller.enqueue({ event: 'error', data });
-  };
-  return new TransformStream({
-    transform(message, controller) {
-      if (message.data.trim() === '[DONE]') drain(controller);
-      controller.enqueue(message);
-    },
-    flush: drain,
-  });
+export interface SseSource {
+  messages: ReadableStream<SseMessage>;
+  /** The data of `error:` lines seen so far, each returned once, as `event: error` messages. */
+  takeFieldErrors(): SseMessage[];
 }
 
-export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions = {}): ReadableStream<SseMessage> {
+export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions = {}): SseSource {
   const fieldErrors: string[] = [];
   const maxEventChars = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
-  return body
+  const messages = body
     .pipeThrough(monitor(options))
     // The DOM typings want ArrayBuffer-backed chunks; fetch bodies are typed ArrayBufferLike.
     .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
@@ -93,6 +86,9 @@ export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions =
           if (parse.type === 'unknown-field' && parse.field === 'error' && parse.value !== undefined) fieldErrors.push(parse.value);
         },
       }),
-    )
-    .pipeThrough(deliverFieldErrors(fieldErrors));
+    );
+  return {
+    messages,
+    takeFieldErrors: () => fieldErrors.splice(0).map((data) => ({ event: 'error', data })),
+  };
 }
