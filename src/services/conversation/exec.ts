@@ -1,7 +1,7 @@
 // Running a shell command for the conversation: a confirmed `CMD:` proposal or a `!command` the
 // user typed. The output is streamed as events and kept as an `exec` record, which reaches the
 // model with the next user turn (seed B4).
-import { runCommand, type RunOptions } from '../shell/run';
+import { runCommand, type RunEvent, type RunOptions } from '../shell/run';
 import type { ConversationEvent, Message } from './types';
 
 export interface ExecSettings {
@@ -25,7 +25,7 @@ export async function* execCommand(
   settings: ExecSettings,
   signal: AbortSignal,
   now: () => string,
-  run: (options: RunOptions) => AsyncGenerator<import('../shell/run').RunEvent, void, undefined> = runCommand,
+  run: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined> = runCommand,
 ): AsyncGenerator<ConversationEvent, ExecMessage, undefined> {
   yield { type: 'command-started', id, command };
   let output = '';

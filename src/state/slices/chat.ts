@@ -45,7 +45,16 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
         items.push({ kind: 'user', id: message.id, version: 0, text: message.content });
         break;
       case 'assistant':
-        items.push({ kind: 'assistant', id: message.id, version: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
+        items.push({
+          kind: 'assistant',
+          id: message.id,
+          version: 0,
+          text: message.content,
+          reasoning: message.reasoning ?? '',
+          streaming: false,
+          // A resumed answer that was cancelled or cut keeps its note.
+          ...(message.finishReason && message.finishReason !== 'stop' && message.finishReason !== 'tool_calls' ? { endNote: message.finishReason } : {}),
+        });
         for (const call of message.toolCalls ?? []) {
           items.push({ kind: 'tool', id: call.id, version: 0, state: 'pending', call: { id: call.id, wireName: call.name, rawArguments: call.arguments } });
         }

@@ -110,6 +110,11 @@ describe('the TUI session', () => {
     s.submit('go on');
     await s.idle();
     expect(store.getState().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'next answer' });
+    await s.close();
+
+    // Resumed, the cancelled answer keeps its note.
+    const resumed = await start(config, { continueLast: true });
+    expect(resumed.store.getState().items.filter((item) => item.kind === 'assistant').map((item) => (item as { endNote?: string }).endNote)).toEqual(['cancelled', undefined]);
   });
 
   it('!command runs at once with the same capture; its output goes with the next message', async () => {
