@@ -50,6 +50,12 @@ function bodyStream(text: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** A usable timer length: a missing or invalid value takes the default; setTimeout's ceiling is 2^31-1 ms. */
+function timerMs(value: number | undefined, fallback: number): number {
+  if (value === undefined || !Number.isFinite(value) || value <= 0) return fallback;
+  return Math.min(value, 2 ** 31 - 1);
+}
+
 function isConnectionReset(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
@@ -77,7 +83,10 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   const { model } = request;
   const url = chatCompletionsUrl(model.baseUrl);
   const shownUrl = displayUrl(model.baseUrl);
-  const timeouts: BrokerTimeouts = { ...DEFAULT_TIMEOUTS, ...request.timeouts };
+  const timeouts: BrokerTimeouts = {
+    firstByteMs: timerMs(request.timeouts?.firstByteMs, DEFAULT_TIMEOUTS.firstByteMs),
+    idleMs: timerMs(request.timeouts?.idleMs, DEFAULT_TIMEOUTS.idleMs),
+  };
   const maxRetries = request.maxRetries ?? DEFAULT_MAX_RETRIES;
 
   if (request.signal?.aborted) {

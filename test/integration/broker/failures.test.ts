@@ -184,6 +184,14 @@ describe('timeouts', () => {
     expect(textOf(events)).toBe('loaded');
   });
 
+  it('falls back to the defaults for missing timeouts and caps huge ones instead of firing at once', async () => {
+    broker.enqueue(delayFirstByte(textReply('patient'), 100), delayFirstByte(textReply('very patient'), 100));
+    const missing = await collect({ model: modelAt(broker.url), messages: hello, timeouts: { firstByteMs: undefined, idleMs: undefined } });
+    expect(textOf(missing)).toBe('patient');
+    const huge = await collect({ model: modelAt(broker.url), messages: hello, timeouts: { firstByteMs: 1e12, idleMs: 1e12 } });
+    expect(textOf(huge)).toBe('very patient');
+  });
+
   it('gives up on a stream that goes silent, keeping its text', async () => {
     broker.enqueue(stallAfter(textReply('alpha beta gamma delta'), 3));
     const events = await collect({ model: modelAt(broker.url), messages: hello, timeouts: { idleMs: 300 } });
