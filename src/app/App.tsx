@@ -5,6 +5,7 @@ import { inputBarHeight } from '../components/InputBar';
 import { createTheme } from '../components/theme';
 import { sidebarShown } from '../state/selectors';
 import { ChatContainer, transcriptRows } from './ChatContainer';
+import { PanelBoundary } from './ErrorBoundary';
 import { useActiveFrame } from './Frames';
 import { handleChatKey, handleCoreKey, handleNavigationKey, type TranscriptGeometry } from './globalKeys';
 import { InputContainer } from './InputContainer';
@@ -68,19 +69,35 @@ export function App() {
       <Box flexDirection="row" height={mainHeight}>
         <Box flexDirection="column" width={chatWidth} height={mainHeight}>
           {showDetail ? (
-            <DetailsContainer width={chatWidth} height={mainHeight - promptHeight} theme={theme} />
+            <PanelBoundary name="tool details">
+              <DetailsContainer width={chatWidth} height={mainHeight - promptHeight} theme={theme} />
+            </PanelBoundary>
           ) : (
             <>
-              <ChatContainer width={chatWidth} height={chatHeight} theme={theme} />
-              {frame.node}
+              <PanelBoundary name="the transcript">
+                <ChatContainer width={chatWidth} height={chatHeight} theme={theme} />
+              </PanelBoundary>
+              <PanelBoundary name="the frame">{frame.node}</PanelBoundary>
             </>
           )}
-          {connectOpen ? <ConnectContainer width={chatWidth} theme={theme} /> : null}
+          {connectOpen ? (
+            <PanelBoundary name="the connect prompt">
+              <ConnectContainer width={chatWidth} theme={theme} />
+            </PanelBoundary>
+          ) : null}
         </Box>
-        {showSidebar ? <SidebarContainer width={sidebarWidth} height={mainHeight} theme={theme} /> : null}
+        {showSidebar ? (
+          <PanelBoundary name="the sidebar">
+            <SidebarContainer width={sidebarWidth} height={mainHeight} theme={theme} />
+          </PanelBoundary>
+        ) : null}
       </Box>
-      <InputContainer width={columns} maxRows={inputRows} theme={theme} />
-      <StatusContainer width={columns} theme={theme} />
+      <PanelBoundary name="the input">
+        <InputContainer width={columns} maxRows={inputRows} theme={theme} />
+      </PanelBoundary>
+      <PanelBoundary name="the status bar">
+        <StatusContainer width={columns} theme={theme} />
+      </PanelBoundary>
     </Box>
   );
 }

@@ -66,10 +66,16 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme): 
   const inner = innerWidth(width);
   const call = approval?.request.call;
   const commandText = command?.command.command;
-  const body = useMemo(() => {
-    if (call) return approvalBody(call, inner);
-    if (commandText !== undefined) return commandBody(commandText, inner);
-    return [];
+  const { body, broken } = useMemo(() => {
+    try {
+      if (call) return { body: approvalBody(call, inner), broken: false };
+      if (commandText !== undefined) return { body: commandBody(commandText, inner), broken: false };
+      return { body: [], broken: false };
+    } catch (error) {
+      // Never approve what could not be shown: the allow keys stay locked, deny still works.
+      const message = error instanceof Error ? error.message : String(error);
+      return { body: [[{ text: `this ${call ? 'call' : 'command'} could not be shown (${message}); deny it`, tone: 'error' as const }]], broken: true };
+    }
   }, [call, commandText, inner]);
 
   const now = Date.now();
@@ -81,11 +87,12 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme): 
     const layoutFor = (armed: boolean) =>
       head.kind === 'approval' ? layoutApproval({ body, width, maxHeight, ui, armed }) : layoutCommand({ body, width, maxHeight, ui, armed });
     const probe = layoutFor(false);
-    const context: FrameKeyContext = { kind: head.kind, shownAt: head.shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const total = broken ? Number.MAX_SAFE_INTEGER : probe.total;
+    const context: FrameKeyContext = { kind: head.kind, shownAt: head.shownAt, total, viewport: probe.viewport, command: head.command };
     const armed = isArmed(ui, context, now);
     armedLater = !armed && now - head.shownAt < APPROVAL_DELAY_MS;
     const layout = armed ? layoutFor(true) : probe;
-    shown.current = { id: head.id, kind: head.kind, shownAt: head.shownAt, total: layout.total, viewport: layout.viewport, width, command: head.command };
+    shown.current = { id: head.id, kind: head.kind, shownAt: head.shownAt, total, viewport: layout.viewport, width, command: head.command };
     height = layout.height;
     if (approval && call) {
       const request = approval.request;

@@ -130,9 +130,12 @@ export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   }
   if (result.kind === 'edit') {
     if (result.state !== editor) {
-      deps.history.reset();
-      deps.stash.current = undefined;
-      deps.cycle.current = undefined;
+      // Moving the cursor keeps walking the history; changing the text makes it the new draft.
+      if (result.state.text !== editor.text) {
+        deps.history.reset();
+        deps.stash.current = undefined;
+        deps.cycle.current = undefined;
+      }
       state.setEditor(result.state);
     }
     return true;

@@ -3,11 +3,13 @@ import type { AppConfig } from '../services/config/load';
 
 /** Starts the full-screen UI and resolves with the exit code when the user quits. */
 export async function runTui(config: AppConfig, args: CliArgs): Promise<number> {
-  // Ink decides at import time whether it runs "in CI" (and then draws nothing until exit);
-  // a person at a terminal always gets the live UI, so hide CI variables during the import.
-  const savedCi = process.env.CI;
-  process.env.CI = 'false';
-  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }] =
+  // Ink decides at import time whether it runs "in CI" (and then draws nothing until exit), and
+  // its colour detection turns colours off when a CI variable exists at all; a person at a
+  // terminal always gets the live, coloured UI, so the CI variables are hidden during the import.
+  const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+  const savedCi = ciNames.map((name) => process.env[name]);
+  for (const name of ciNames) delete process.env[name];
+  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }] =
     await Promise.all([
       import('ink'),
       import('../app/App'),
@@ -18,9 +20,12 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
       import('../app/screen'),
       import('../app/input/keyInput'),
       import('../app/inputHistory'),
+      import('../app/commands'),
     ]);
-  if (savedCi === undefined) delete process.env.CI;
-  else process.env.CI = savedCi;
+  ciNames.forEach((name, index) => {
+    const value = savedCi[index];
+    if (value !== undefined) process.env[name] = value;
+  });
 
   const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
   const history = InputHistory.forStateDir(config.paths.stateDir).load();

@@ -45,7 +45,7 @@ export function approvalBody(call: ToolCallView, columns: number): Line[] {
   const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');
   if (description) lines.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
   if (call.definitionChanged) {
-    lines.push(...wrapWords(`⚠ This tool changed since it was approved: ${sanitizeLabel(call.definitionChanged)}`, columns, 'warn'));
+    lines.push(...wrapWords(`▲ This tool changed since it was approved: ${sanitizeLabel(call.definitionChanged)}`, columns, 'warn'));
   }
   const args = argumentText(call);
   lines.push([{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }]);

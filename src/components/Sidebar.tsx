@@ -19,7 +19,7 @@ export interface SidebarProps {
 export const GLYPH: Record<ServerState, string> = {
   ready: '●',
   connecting: '◌',
-  error: '✖',
+  error: '✗',
   'needs-auth': '⚿',
   disconnected: '○',
 };
@@ -85,18 +85,25 @@ export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string
   return rows;
 }
 
+/** Wraps text under a server row, indented by two columns on every row. */
+function indented(text: string, tone: Tone, columns: number, maxRows = Infinity): Line[] {
+  return wrapLine([{ text, tone }], Math.max(1, columns - 2))
+    .slice(0, maxRows)
+    .map((line) => [{ text: '  ' }, ...line]);
+}
+
 /** Lines under a server that say what is wrong: the error, stderr tail, or where to authorize. */
 function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   const lines: Line[] = [];
   if (server.state === 'error' && server.error) {
-    lines.push(...wrapLine([{ text: '  ' }, { text: sanitizeLabel(server.error), tone: 'error' }], columns).slice(0, 3));
+    lines.push(...indented(sanitizeLabel(server.error), 'error', columns, 3));
     if (transportLabel(server) === 'stdio') {
       for (const line of server.stderr.slice(-3)) lines.push([{ text: '  ' }, { text: truncate(sanitizeLabel(line), columns - 2), tone: 'muted' }]);
     }
   } else if (server.state === 'needs-auth') {
-    if (server.error) lines.push(...wrapLine([{ text: '  ' }, { text: sanitizeLabel(server.error), tone: 'warn' }], columns).slice(0, 2));
+    if (server.error) lines.push(...indented(sanitizeLabel(server.error), 'warn', columns, 2));
     // The whole URL, wrapped: the user has to be able to copy it.
-    if (server.authUrl) lines.push(...wrapLine([{ text: '  open ', tone: 'muted' }, { text: sanitizeLabel(server.authUrl), tone: 'accent' }], columns));
+    if (server.authUrl) lines.push([{ text: '  open in a browser:', tone: 'muted' }], ...indented(sanitizeLabel(server.authUrl), 'accent', columns));
   } else if (server.state === 'disconnected' && server.error) {
     lines.push([{ text: '  ' }, { text: truncate(sanitizeLabel(server.error), columns - 2), tone: 'muted' }]);
   }

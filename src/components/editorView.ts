@@ -99,6 +99,7 @@ export function fieldLine(state: Pick<EditorState, 'text' | 'pastes' | 'cursor'>
   const limit = Math.max(4, columns);
   const all = tokens(state).map((token) => ({ ...token, text: token.newline ? '⏎' : token.text, tone: token.newline ? ('marker' as Tone) : token.tone }));
   if (focused && state.cursor >= state.text.length) all.push({ text: ' ', tone: undefined, index: state.text.length });
+  if (all.length === 0) return [];
   const cursorAt = Math.max(0, all.findIndex((token) => token.index === state.cursor));
   // Take tokens to the left of the cursor while they fit, then fill to the right.
   let start = cursorAt;
@@ -107,7 +108,7 @@ export function fieldLine(state: Pick<EditorState, 'text' | 'pastes' | 'cursor'>
     start--;
     used += textWidth(all[start]!.text);
   }
-  let end = cursorAt + 1;
+  let end = Math.min(all.length, cursorAt + 1);
   const room = start > 0 ? limit - 1 : limit;
   while (end < all.length && used + textWidth(all[end]!.text) <= room) {
     used += textWidth(all[end]!.text);
