@@ -1,11 +1,11 @@
-import { auth, LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { isStdioServer } from '../config/schema';
 import { schemaProblem } from '../tools/names';
 import { describeTarget, openConnection, type Connection, type SessionSpec } from './connection';
 import { describeError, formatDuration, isUnauthorized, redact } from './errors';
-import { AishOAuthProvider, freeLoopbackPort } from './oauth';
-import { OAuthStore } from './oauth-store';
+import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
+import { SessionAuth } from './session-auth';
 import { StderrTail } from './stderr';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
 
@@ -44,7 +44,7 @@ export class ServerSession {
   private stderr = new StderrTail();
   private stderrTimer: NodeJS.Timeout | undefined;
   private opening: Transport[] = [];
-  private oauth: AishOAuthProvider | undefined;
+  private readonly auth: SessionAuth;
   private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
   private closed = false;
   /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
@@ -56,6 +56,11 @@ export class ServerSession {
     private readonly context: SessionContext,
   ) {
     this.snapshot = { alias, target: describeTarget(spec), state: 'disconnected', tools: [], stderr: [] };
+    this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.status(level, message));
+  }
+
+  private get oauth(): AishOAuthProvider | undefined {
+    return this.auth.oauth;
   }
 
   get config() {
@@ -66,23 +71,9 @@ export class ServerSession {
     return this.config?.timeoutMs ?? this.context.options.toolTimeoutMs;
   }
 
-  /** Known secrets of this server, scrubbed from every message. */
-  secrets(): string[] {
-    const config = this.config;
-    const values: string[] = [];
-    if (config && !isStdioServer(config)) {
-      if (config.authToken) values.push(config.authToken);
-      if (config.authEnv && this.context.options.env[config.authEnv]) values.push(this.context.options.env[config.authEnv]!);
-      for (const value of Object.values(config.headers ?? {})) values.push(value);
-      if (config.oauth?.clientSecret) values.push(config.oauth.clientSecret);
-    }
-    if (config && isStdioServer(config)) values.push(...Object.values(config.env ?? {}));
-    if (this.oauth) values.push(...this.oauth.secrets());
-    return values;
-  }
-
+  /** Removes this server's known secrets (tokens, header values, env values) from text. */
   redact(text: string): string {
-    return redact(text, this.secrets());
+    return redact(text, this.auth.secrets());
   }
 
   private update(change: Partial<ServerSnapshot>): void {
@@ -103,57 +94,6 @@ export class ServerSession {
     this.stderrTimer.unref();
   }
 
-  private bearerToken(): string | undefined {
-    const config = this.config;
-    if (!config || isStdioServer(config)) return undefined;
-    if (config.authToken) return config.authToken;
-    if (config.authEnv) {
-      const value = this.context.options.env[config.authEnv];
-      if (value) return value;
-      this.status('warn', `mcp ${this.alias}: $${config.authEnv} is not set; connecting without a token`);
-    }
-    return undefined;
-  }
-
-  private async oauthProvider(): Promise<AishOAuthProvider | undefined> {
-    const config = this.config;
-    if (!config || isStdioServer(config)) return undefined;
-    if (!this.oauth) {
-      const store = new OAuthStore(this.context.options.stateDir, this.alias, config.url);
-      const registered = store.read().clientInformation as { redirect_uris?: unknown } | undefined;
-      // Keep the port of an existing registration: its redirect URI was registered with it.
-      const registeredPort = Array.isArray(registered?.redirect_uris) ? Number(new URL(String(registered.redirect_uris[0])).port) : NaN;
-      const port = config.oauth?.callbackPort || (Number.isInteger(registeredPort) && registeredPort > 0 ? registeredPort : await freeLoopbackPort());
-      this.oauth = new AishOAuthProvider(
-        store,
-        {
-          clientName: this.context.options.clientName,
-          clientId: config.oauth?.clientId,
-          clientSecret: config.oauth?.clientSecret,
-          scopes: config.oauth?.scopes,
-          callbackPort: port,
-          clientMetadataUrl: config.oauth?.clientMetadataUrl,
-        },
-        (url) => {
-          this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);
-          void this.context.options.openUrl(url);
-        },
-      );
-    }
-    return this.oauth;
-  }
-
-  /** Refreshes an expired OAuth token before connecting, so a reconnect does not start with a 401. */
-  private async refreshIfNeeded(oauth: AishOAuthProvider | undefined): Promise<void> {
-    const config = this.config;
-    if (!oauth || !config || isStdioServer(config) || !oauth.needsRefresh()) return;
-    try {
-      await auth(oauth, { serverUrl: config.url, fetchFn: this.context.options.fetch });
-    } catch (error) {
-      this.status('warn', `mcp ${this.alias}: token refresh failed (${describeError(error)}); trying the stored token`);
-    }
-  }
-
   /** Connects (closing any previous connection); resolves with the resulting snapshot. */
   async connect(): Promise<ServerSnapshot> {
     this.authorizationRounds = 0;
@@ -163,7 +103,7 @@ export class ServerSession {
   private async connectOnce(): Promise<ServerSnapshot> {
     this.closed = false;
     const generation = ++this.generation;
-    this.oauth?.cancel();
+    this.auth.cancel();
     // The new state is visible at once (before anything is awaited): the UI shows `connecting`.
     const previous = this.connection;
     this.connection = undefined;
@@ -185,10 +125,10 @@ export class ServerSession {
     const timeoutMs = this.config?.connectTimeoutMs ?? this.context.options.connectTimeoutMs;
     let lastStatus: number | undefined;
     let timer: NodeJS.Timeout | undefined;
-    const bearer = this.bearerToken();
-    const oauth = bearer ? undefined : await this.oauthProvider();
+    const bearer = this.auth.bearerToken();
+    const oauth = bearer ? undefined : await this.auth.oauthProvider();
     const attempt = (async () => {
-      await this.refreshIfNeeded(oauth);
+      await this.auth.refreshIfNeeded(oauth);
       const connection = await openConnection(this.spec, {
         options: this.context.options,
         timeoutMs,
@@ -363,7 +303,7 @@ export class ServerSession {
   /** Closes the connection and marks the server disconnected (it stays listed). */
   async disconnect(): Promise<void> {
     this.generation += 1;
-    this.oauth?.cancel();
+    this.auth.cancel();
     await this.closeOpening();
     await this.dropConnection();
     this.update({ state: 'disconnected', tools: [], error: undefined, authUrl: undefined });
@@ -374,7 +314,7 @@ export class ServerSession {
     this.generation += 1;
     this.closed = true;
     clearTimeout(this.stderrTimer);
-    this.oauth?.cancel();
+    this.auth.cancel();
     await this.closeOpening();
     await this.dropConnection();
   }

@@ -1,0 +1,93 @@
+import { auth } from '@modelcontextprotocol/client';
+import { isStdioServer, type ServerConfig } from '../config/schema';
+import { describeError } from './errors';
+import { AishOAuthProvider, freeLoopbackPort } from './oauth';
+import { OAuthStore } from './oauth-store';
+import type { ResolvedMcpOptions } from './options';
+
+// A server's credentials: the static Bearer token (authToken > authEnv > none), the OAuth provider
+// when there is no static token, and the list of secrets that must never appear in any message.
+
+type Status = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export class SessionAuth {
+  oauth: AishOAuthProvider | undefined;
+
+  constructor(
+    private readonly alias: string,
+    private readonly config: ServerConfig | undefined,
+    private readonly options: ResolvedMcpOptions,
+    private readonly status: Status,
+  ) {}
+
+  /** Known secrets of this server, scrubbed from every message. */
+  secrets(): string[] {
+    const config = this.config;
+    const values: string[] = [];
+    if (config && !isStdioServer(config)) {
+      if (config.authToken) values.push(config.authToken);
+      if (config.authEnv && this.options.env[config.authEnv]) values.push(this.options.env[config.authEnv]!);
+      for (const value of Object.values(config.headers ?? {})) values.push(value);
+      if (config.oauth?.clientSecret) values.push(config.oauth.clientSecret);
+    }
+    if (config && isStdioServer(config)) values.push(...Object.values(config.env ?? {}));
+    if (this.oauth) values.push(...this.oauth.secrets());
+    return values;
+  }
+
+  bearerToken(): string | undefined {
+    const config = this.config;
+    if (!config || isStdioServer(config)) return undefined;
+    if (config.authToken) return config.authToken;
+    if (config.authEnv) {
+      const value = this.options.env[config.authEnv];
+      if (value) return value;
+      this.status('warn', `mcp ${this.alias}: $${config.authEnv} is not set; connecting without a token`);
+    }
+    return undefined;
+  }
+
+  async oauthProvider(): Promise<AishOAuthProvider | undefined> {
+    const config = this.config;
+    if (!config || isStdioServer(config)) return undefined;
+    if (!this.oauth) {
+      const store = new OAuthStore(this.options.stateDir, this.alias, config.url);
+      const registered = store.read().clientInformation as { redirect_uris?: unknown } | undefined;
+      // Keep the port of an existing registration: its redirect URI was registered with it.
+      const registeredPort = Array.isArray(registered?.redirect_uris) ? Number(new URL(String(registered.redirect_uris[0])).port) : NaN;
+      const port = config.oauth?.callbackPort || (Number.isInteger(registeredPort) && registeredPort > 0 ? registeredPort : await freeLoopbackPort());
+      this.oauth = new AishOAuthProvider(
+        store,
+        {
+          clientName: this.options.clientName,
+          clientId: config.oauth?.clientId,
+          clientSecret: config.oauth?.clientSecret,
+          scopes: config.oauth?.scopes,
+          callbackPort: port,
+          clientMetadataUrl: config.oauth?.clientMetadataUrl,
+        },
+        (url) => {
+          this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);
+          void this.options.openUrl(url);
+        },
+      );
+    }
+    return this.oauth;
+  }
+
+  /** Refreshes an expired OAuth token before connecting, so a reconnect does not start with a 401. */
+  async refreshIfNeeded(oauth: AishOAuthProvider | undefined): Promise<void> {
+    const config = this.config;
+    if (!oauth || !config || isStdioServer(config) || !oauth.needsRefresh()) return;
+    try {
+      await auth(oauth, { serverUrl: config.url, fetchFn: this.options.fetch });
+    } catch (error) {
+      this.status('warn', `mcp ${this.alias}: token refresh failed (${describeError(error)}); trying the stored token`);
+    }
+  }
+
+  /** Stops waiting for a browser authorization. */
+  cancel(): void {
+    this.oauth?.cancel();
+  }
+}
