@@ -85,11 +85,17 @@ export class ServerSession {
     if (!this.closed) this.context.emit({ type: 'status', alias: this.alias, level, message: this.redact(message) });
   }
 
+  /** The kept stderr lines, with this server's secrets removed (a server may print its own token). */
+  private stderrLines(): string[] {
+    const secrets = this.auth.secrets();
+    return secrets.length === 0 ? this.stderr.snapshot() : this.stderr.snapshot().map((line) => redact(line, secrets));
+  }
+
   private scheduleStderrUpdate(): void {
     if (this.stderrTimer) return;
     this.stderrTimer = setTimeout(() => {
       this.stderrTimer = undefined;
-      this.update({ stderr: this.stderr.snapshot() });
+      this.update({ stderr: this.stderrLines() });
     }, STDERR_EMIT_INTERVAL_MS);
     this.stderrTimer.unref();
   }
@@ -191,7 +197,7 @@ export class ServerSession {
       serverVersion: server?.version,
       connectMs: Math.round(elapsedMs),
       tools: this.acceptTools(tools),
-      stderr: this.stderr.snapshot(),
+      stderr: this.stderrLines(),
     });
     return this.snapshot;
   }
@@ -228,7 +234,7 @@ export class ServerSession {
     this.connection = undefined;
     const last = this.stderr.lastLine();
     const reason = this.spec.kind === 'config' && isStdioServer(this.spec.config) ? 'the server process exited' : 'the connection was closed';
-    this.update({ state: 'error', error: this.redact(last ? `${reason}: ${last}` : reason), tools: [], stderr: this.stderr.snapshot() });
+    this.update({ state: 'error', error: this.redact(last ? `${reason}: ${last}` : reason), tools: [], stderr: this.stderrLines() });
     this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
   }
 
@@ -241,7 +247,7 @@ export class ServerSession {
       return this.snapshot;
     }
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
-      this.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.stderr.snapshot() });
+      this.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.stderrLines() });
       this.awaitAuthorization(oauth, generation);
       return this.snapshot;
     }
@@ -253,7 +259,7 @@ export class ServerSession {
     }
     const last = this.stderr.lastLine();
     if (this.spec.kind === 'config' && isStdioServer(this.spec.config) && last && !line.includes(last)) line = `${line} (stderr: ${last})`;
-    this.update({ state: 'error', error: this.redact(line), stderr: this.stderr.snapshot() });
+    this.update({ state: 'error', error: this.redact(line), stderr: this.stderrLines() });
     this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
     return this.snapshot;
   }

@@ -110,12 +110,15 @@ describe('misbehaving servers', () => {
       'process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }) + "\\n"); });',
       'console.error(JSON.stringify(Object.keys(process.env).filter((k) => !k.startsWith("npm_"))));',
     ].join('\n');
-    await test.manager.connect('env', { command: process.execPath, args: ['-e', script], env: { CONFIGURED: 'yes' } });
+    await test.manager.connect('env', { command: process.execPath, args: ['-e', script + '\nconsole.error("my key is " + process.env.CONFIGURED);'], env: { CONFIGURED: 'sk-configured-secret' } });
     await until(() => test!.manager.servers()[0]!.stderr.length > 0);
     const keys = JSON.parse(test.manager.servers()[0]!.stderr[0]!) as string[];
     expect(keys).toContain('CONFIGURED');
     expect(keys).toContain('HOME');
     expect(keys).not.toContain('AISH_SECRET_API_KEY');
+    // A configured value is a secret as far as the screen is concerned.
+    await until(() => test!.manager.servers()[0]!.stderr.length > 1);
+    expect(test.manager.servers()[0]!.stderr[1]).toBe('my key is ***');
   });
 });
 
