@@ -47,9 +47,10 @@ export function spinnerFrame(now: number): string {
   return SPINNER[Math.floor(now / TICK_MS) % SPINNER.length]!;
 }
 
-/** `0.4s`, `12.0s`, `3m 07s`. */
+/** `12ms`, `4.2s`, `3m 07s`. */
 export function formatElapsed(ms: number): string {
-  const seconds = Math.max(0, ms) / 1000;
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const seconds = ms / 1000;
   if (seconds < 60) return `${seconds.toFixed(1)}s`;
   const minutes = Math.floor(seconds / 60);
   return `${minutes}m ${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;

@@ -45,17 +45,18 @@ function gutterRows(text: string, width: number, styles: ChatStyles, maxRows: nu
   return { rows, cut };
 }
 
+/** Rules name their source themselves (`session rule x__y`, `config mcp.autoApprove x__*`). */
 function decisionLine(decision: ToolDecision | undefined, styles: ChatStyles): Span | undefined {
   if (!decision) return undefined;
   if (decision.action === 'allow') {
-    if (decision.by === 'rule') return { text: `auto-approved by rule ${sanitizeLabel(decision.rule)}`, style: styles.muted };
+    if (decision.by === 'rule') return { text: `auto-approved by ${sanitizeLabel(decision.rule)}`, style: styles.muted };
     if (decision.scope === 'tool') return { text: 'allowed; this tool is now always allowed for the session', style: styles.muted };
     if (decision.scope === 'server') return { text: "allowed; this server's tools are now always allowed for the session", style: styles.muted };
     return undefined;
   }
   if (decision.action === 'deny') {
     if (decision.by === 'user') return { text: decision.reason ? `denied by you: ${decision.reason}` : 'denied by you', style: styles.warn };
-    if (decision.by === 'rule') return { text: `denied by rule ${sanitizeLabel(decision.rule)}`, style: styles.warn };
+    if (decision.by === 'rule') return { text: `denied by ${sanitizeLabel(decision.rule)}`, style: styles.warn };
     return { text: 'denied: no rule allows it without a prompt', style: styles.warn };
   }
   return { text: `skipped: ${decision.reason}`, style: styles.muted };

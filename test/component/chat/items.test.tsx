@@ -69,7 +69,9 @@ describe('transcript items', () => {
 
   it('advances elapsed time with the clock', () => {
     const item = tool({ state: 'running', startedAt: 0 });
-    const view = renderView([item], { now: 1_000 });
+    const view = renderView([item], { now: 250 });
+    expect(view.text()).toContain('250ms');
+    view.update({ now: 1_000 });
     expect(view.text()).toContain('1.0s');
     view.update({ now: 2_500 });
     expect(view.text()).toContain('2.5s');
@@ -85,7 +87,7 @@ describe('transcript items', () => {
     const item = tool({ state: 'done', startedAt: 0, endedAt: 400, result });
     const view = renderView([item]);
     const text = rows(view.lastFrame());
-    expect(text[0]).toBe('✔ builtin__calculator {"expression":"2+2"} 0.4s');
+    expect(text[0]).toBe('✔ builtin__calculator {"expression":"2+2"} 400ms');
     expect(text).toContain('  │ row 5');
     expect(text).not.toContain('  │ row 6');
     expect(text).toContain('  … 7 more lines');
@@ -106,22 +108,22 @@ describe('transcript items', () => {
   it('shows denied calls with the reason, cancelled and skipped ones with theirs', () => {
     const view = renderView([
       tool({ state: 'denied', name: 'fs__write', decision: { action: 'deny', by: 'user', reason: 'not that file' } }),
-      tool({ state: 'denied', name: 'fs__delete', decision: { action: 'deny', by: 'rule', rule: 'fs__delete' } }),
+      tool({ state: 'denied', name: 'fs__delete', decision: { action: 'deny', by: 'rule', rule: 'config mcp.deny fs__delete' } }),
       tool({ state: 'cancelled', name: 'web__fetch', result: 'cancelled by the user' }),
       tool({ state: 'skipped', name: 'x__y', decision: { action: 'skip', reason: 'arguments are not valid JSON' } }),
     ]);
     const text = rows(view.lastFrame());
     expect(text).toContain('⊘ fs__write {"expression":"2+2"} denied');
     expect(text).toContain('  denied by you: not that file');
-    expect(text).toContain('  denied by rule fs__delete');
+    expect(text).toContain('  denied by config mcp.deny fs__delete');
     expect(text).toContain('◌ web__fetch {"expression":"2+2"} cancelled');
     expect(text).toContain('↷ x__y {"expression":"2+2"} skipped');
     expect(text).toContain('  skipped: arguments are not valid JSON');
   });
 
   it('says which rule approved an automatic call', () => {
-    const view = renderView([tool({ state: 'done', decision: { action: 'allow', by: 'rule', rule: 'builtin__*' }, result: '4' })]);
-    expect(view.text()).toContain('auto-approved by rule builtin__*');
+    const view = renderView([tool({ state: 'done', decision: { action: 'allow', by: 'rule', rule: 'config mcp.autoApprove builtin__*' }, result: '4' })]);
+    expect(view.text()).toContain('auto-approved by config mcp.autoApprove builtin__*');
   });
 
   it('keeps the header on one row, cutting arguments before the state', () => {
