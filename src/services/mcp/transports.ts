@@ -34,7 +34,7 @@ export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv
  * that stayed open a while; otherwise the transport is told 405, which it takes as "no stream".
  * Resumption requests (with Last-Event-ID) always pass.
  */
-export function guardGetStream(base: FetchLike, streamUrl: URL, minimumLifeMs = 2_000): FetchLike {
+export function guardGetStream(base: FetchLike, streamUrl: URL, minimumLifeMs = 5_000): FetchLike {
   let allowAnother = true;
   const target = streamUrl.href;
   return async (input, init) => {
