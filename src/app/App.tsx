@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { CONNECT_PROMPT_ROWS } from '../components/ConnectPrompt';
 import { inputBarHeight } from '../components/InputBar';
 import { createTheme } from '../components/theme';
@@ -44,6 +44,12 @@ export function App() {
   const mainHeight = Math.max(3, height - inputHeight - STATUS_HEIGHT);
   const sidebarWidth = sidebarWidthFor(columns, showSidebar);
   const chatWidth = columns - sidebarWidth;
+
+  // A sidebar that hid itself (narrow terminal) cannot keep the focus.
+  const focusOnHiddenSidebar = useAppState((state) => state.focus === 'sidebar') && !showSidebar;
+  useEffect(() => {
+    if (focusOnHiddenSidebar) store.getState().setFocus('input');
+  }, [focusOnHiddenSidebar, store]);
 
   const frame = useActiveFrame(chatWidth, Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS), theme);
   const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);

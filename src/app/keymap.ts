@@ -3,7 +3,7 @@
  * forms that matter where the focus is, and the README's key table follows it.
  */
 
-export type KeyContext = 'everywhere' | 'input' | 'sidebar' | 'chat' | 'approval' | 'command' | 'details' | 'prompt';
+export type KeyContext = 'everywhere' | 'input' | 'sidebar' | 'chat' | 'approval' | 'command' | 'line' | 'details' | 'prompt';
 
 export interface KeyBinding {
   keys: string;
@@ -46,6 +46,9 @@ export const KEYMAP: readonly KeyBinding[] = [
   { where: 'command', keys: 'e', does: 'edit the command, then Enter runs it', short: 'e edit' },
   { where: 'command', keys: 'n / Esc', does: 'skip it', short: 'n skip' },
 
+  { where: 'line', keys: 'Enter', does: 'deny with the reason typed / run the edited command', short: 'Enter confirm' },
+  { where: 'line', keys: 'Esc', does: 'back to the buttons', short: 'Esc back' },
+
   { where: 'sidebar', keys: '↑ / ↓', does: 'select a server or tool', short: '↑↓ select' },
   { where: 'sidebar', keys: 'Enter', does: "expand a server's tools; on a tool, show its description and input schema", short: 'Enter open' },
   { where: 'sidebar', keys: 'r', does: 'reconnect the selected server', short: 'r reconnect' },
@@ -71,6 +74,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   input: 'Input',
   approval: 'Tool call frame',
   command: 'Command frame',
+  line: 'Reason or command line (in a frame)',
   sidebar: 'Sidebar',
   details: 'Tool details',
   prompt: 'Connect prompt',

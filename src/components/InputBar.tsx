@@ -29,10 +29,18 @@ export function inputMode(editor: Pick<EditorState, 'text' | 'literal'>): InputM
   return 'chat';
 }
 
-/** Rows the input bar takes, border included. */
+let lastHeight: { editor: EditorState; width: number; maxRows: number; height: number } | undefined;
+
+/**
+ * Rows the input bar takes, border included. The layout asks on every store change (a streamed
+ * token too), so the answer for the same editor state is remembered.
+ */
 export function inputBarHeight(editor: EditorState, width: number, maxRows: number): number {
+  if (lastHeight && lastHeight.editor === editor && lastHeight.width === width && lastHeight.maxRows === maxRows) return lastHeight.height;
   const { rows } = editorRows(editor, inputTextColumns(width));
-  return Math.min(Math.max(1, rows.length), Math.max(1, maxRows)) + 2;
+  const height = Math.min(Math.max(1, rows.length), Math.max(1, maxRows)) + 2;
+  lastHeight = { editor, width, maxRows, height };
+  return height;
 }
 
 function visibleRows(rows: Line[], cursorRow: number, maxRows: number): { shown: Line[]; first: number } {

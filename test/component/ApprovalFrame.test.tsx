@@ -139,6 +139,7 @@ describe('approval frame: keys', () => {
     await pastDelay();
     await h.type('e');
     expect(h.screen()).toContain('Reason:');
+    expect(h.screen()).toContain('Enter confirm · Esc back');
     for (const char of 'not now') await h.type(char);
     expect(h.screen()).toContain('Reason: not now');
     await h.type('\r');

@@ -176,6 +176,15 @@ describe('sidebar', () => {
     expect(h.screen()).not.toContain('MCP servers');
     await h.type('\x13');
     expect(h.screen()).toContain('MCP servers');
+    // Focus on the sidebar goes back to the input when the terminal gets too narrow for it.
+    h.unmount();
+    await withServers(160, 30);
+    await h.type('\t');
+    expect(h.store.getState().focus).toBe('sidebar');
+    h.stdout.resize(80, 24);
+    await h.settle();
+    expect(h.screen()).not.toContain('MCP servers');
+    expect(h.store.getState().focus).toBe('input');
     h.unmount();
     await withServers(80, 24);
     expect(h.screen()).not.toContain('MCP servers');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,15 @@ export function testEnv(home: string, extra: Record<string, string | undefined> 
 
 export function makeScratchHome(prefix = 'aish-e2e-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes `config` as the scratch home's `~/.config/aish/config.json` (where the app looks first). */
+export function writeHomeConfig(home: string, config: unknown): string {
+  const dir = path.join(home, '.config', 'aish');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
 /**
@@ -85,6 +94,17 @@ export class TerminalSession {
   /** Types text or key sequences (see `keys`). */
   write(data: string): void {
     this.proc.write(data);
+  }
+
+  /**
+   * Types text one character at a time, as a person does: each key arrives in its own read, so
+   * the app does not take it for a paste or for keys typed ahead.
+   */
+  async typeSlowly(text: string, gapMs = 15): Promise<void> {
+    for (const char of text) {
+      this.proc.write(char);
+      await sleep(gapMs);
+    }
   }
 
   resize(cols: number, rows: number): void {
