@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { describeError, formatDuration, isTimeout } from './errors';
+import { describeError, formatDuration, isTimeout, isUnauthorized } from './errors';
 import { flattenResult } from './flatten';
 import type { ServerSession } from './session';
 import type { CallToolOptions, ToolCallOutcome } from './types';
@@ -31,6 +31,7 @@ export async function callSessionTool(
   args: Record<string, unknown>,
   options: CallToolOptions,
   context: CallContext,
+  retried = false,
 ): Promise<ToolCallOutcome> {
   const alias = session.alias;
   const connection = session.connection;
@@ -78,6 +79,11 @@ export async function callSessionTool(
     const text = flat.text.length > 0 ? flat.text : isError ? '[aish] the tool reported an error without any text' : '(no output)';
     return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
   } catch (error) {
+    if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
+    // A server asking for a wider scope mid-session: the user authorizes, the call runs once more.
+    if (isUnauthorized(error) && !retried && (await session.completePendingAuthorization(options.signal))) {
+      return callSessionTool(session, tool, args, options, context, true);
+    }
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
     if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}timed out after ${formatDuration(timeoutMs)}`);
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));

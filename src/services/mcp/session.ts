@@ -282,6 +282,32 @@ export class ServerSession {
       });
   }
 
+  /**
+   * A call that needs more authorization (a step-up to a wider scope) starts a browser
+   * authorization; this waits for it (or for the caller's abort), finishes it on the live
+   * transport, and says whether the call may be retried.
+   */
+  async completePendingAuthorization(signal?: AbortSignal): Promise<boolean> {
+    const pending = this.oauth?.pendingAuthorization;
+    const transport = this.connection?.transport as { finishAuth?: (params: URLSearchParams) => Promise<void> } | undefined;
+    if (!pending || !transport?.finishAuth) return false;
+    this.status('info', `mcp ${this.alias}: the call needs more authorization; waiting for the browser`);
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal?.aborted) reject(new Error('cancelled'));
+        signal?.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
+      });
+      const params = await Promise.race([pending, aborted]);
+      await transport.finishAuth(params);
+      return true;
+    } catch (error) {
+      if (!signal?.aborted) this.status('warn', `mcp ${this.alias}: authorization failed: ${describeError(error)}`);
+      return false;
+    } finally {
+      if (this.oauth) this.oauth.pendingAuthorization = undefined;
+    }
+  }
+
   /** Resolves once this session is no longer connecting or waiting for authorization (or on timeout). */
   settled(timeoutMs: number): Promise<ServerSnapshot> {
     return new Promise((resolve) => {
