@@ -80,6 +80,8 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
         out.push(span(token.text, style));
         break;
       case 'text':
+        // A soft line break stays a line break: models use single newlines for addresses,
+        // verses and aligned text, and the terminal shows what they wrote.
         if (hasTokens(token) && token.tokens.length > 0) out.push(...renderInline(token.tokens, style, ctx));
         else out.push(span((token as Tokens.Text).text ?? token.raw, style));
         break;

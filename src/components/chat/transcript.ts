@@ -213,6 +213,8 @@ export function transcriptWindow(
     index = above;
   }
   const reachedTop = index < 0;
+  // Cheap unless the cache has grown well past the transcript (items removed by a clear).
+  cache.prune(items);
   if (reachedTop) offset = Math.min(offset, Math.max(0, collected - height));
 
   // Walk the chunks from the bottom: skip `offset` rows, take `height`.
