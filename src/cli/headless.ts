@@ -127,7 +127,8 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     unsubscribe();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await mcp.close();
+    // Closing servers is best effort: the answer is complete and must still be printed.
+    await mcp.close().catch((error: unknown) => note(`closing MCP servers: ${(error as Error).message}`));
   }
 
   if (format === 'json') await write(io.stdout, `${JSON.stringify(report.result)}\n`);

@@ -237,7 +237,7 @@ describe('aish-tui -p (headless)', () => {
         }
       },
     });
-    expect(result.code).toBe(130);
+    expect(result.code, `stderr: ${result.stderr}\nstdout: ${result.stdout}`).toBe(130);
     const events = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(events.at(-1)).toEqual({ type: 'done', finish_reason: 'cancelled' });
     const text = events.filter((event) => event.type === 'text').map((event) => event.text).join('');
