@@ -10,6 +10,7 @@ import type { AppController } from './controller';
 import { flashHint } from './hints';
 import { applyEditorKey, editorFromText, expandText } from './input/editor';
 import { KeyPriority } from './input/keyInput';
+import { MAX_PASTE_CHARS } from './input/tokenizer';
 import type { KeyEvent } from './input/keys';
 import { useKeys } from './input/useKeys';
 import { HistoryCursor } from './inputHistory';
@@ -123,6 +124,7 @@ export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
     complete(deps, editor);
     return true;
   }
+  if (key.truncated) flashHint(deps.store, `the paste was longer than ${MAX_PASTE_CHARS / 1024 / 1024} MB and was cut there`, 6000);
   const result = applyEditorKey(editor, key, { multiline: true });
   if (result.kind === 'submit') {
     submit(deps, result.state);

@@ -171,6 +171,9 @@ export function handleDetailKey(store: AppStore, key: KeyEvent, total: number, r
     case 'text':
       if (key.text === 'q') state.updateSidebarUi({ detail: undefined });
       return true;
+    case 'paste':
+      // Goes to the input (the navigation keys move the focus there).
+      return false;
     default:
       return !(key.ctrl || key.meta);
   }

@@ -65,6 +65,12 @@ export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometr
     state.cycleFocus(key.shift ? -1 : 1, sidebarShown(state, geometry.columns));
     return true;
   }
+  if (key.name === 'paste' && state.focus !== 'input' && !state.sidebarUi.connect) {
+    // A paste is meant for the input, wherever the focus was: move there and let the input take it.
+    state.updateSidebarUi({ detail: undefined });
+    state.setFocus('input');
+    return false;
+  }
   if (isCtrl(key, 's')) {
     state.toggleSidebar(sidebarShown(state, geometry.columns));
     return true;

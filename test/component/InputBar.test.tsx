@@ -112,6 +112,21 @@ describe('input bar: paste', () => {
     expect(h.controller.submitted).toEqual([{ text: `look: ${lines.join('\n')}` }]);
   });
 
+  it('a paste goes to the input wherever the focus was', async () => {
+    h = renderApp({ columns: 120 });
+    h.store.getState().applyMcpEvent({ type: 'server', snapshot: { alias: 'a', target: 'built-in', state: 'ready', tools: [{ name: 't', inputSchema: {} }], stderr: [] } });
+    await h.type('\t');
+    await h.type('\x1b[B');
+    await h.type('\r');
+    await h.type('\x1b[B');
+    await h.type('\r');
+    expect(h.screen()).toContain('input schema');
+    await h.type('\x1b[200~from the clipboard\x1b[201~');
+    expect(h.store.getState().focus).toBe('input');
+    expect(h.store.getState().editor.text).toBe('from the clipboard');
+    expect(h.screen()).not.toContain('input schema');
+  });
+
   it('a pasted leading : or ! is text, not a command', async () => {
     h = renderApp();
     await h.type('\x1b[200~:quit\x1b[201~');

@@ -43,6 +43,8 @@ export interface KeyEvent {
   burst: boolean;
   /** When the bytes were read (ms, the clock the KeyInput was given). */
   at: number;
+  /** A paste larger than the limit was cut to it. */
+  truncated?: boolean;
 }
 
 export function makeKey(name: KeyName, fields: Partial<Omit<KeyEvent, 'name'>> = {}): KeyEvent {

@@ -124,7 +124,7 @@ export class KeyTokenizer {
       return input.length;
     }
     this.appendPaste(input.slice(start, end));
-    events.push(makeKey('paste', { text: normalizePaste(this.pasteText), paste: true, at }));
+    events.push(makeKey('paste', { text: normalizePaste(this.pasteText), paste: true, at, ...(this.pasteTruncated ? { truncated: true } : {}) }));
     this.pasteText = '';
     this.mode = 'normal';
     return end + PASTE_END.length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyEvent } from '../../../src/app/input/keys';
-import { KeyTokenizer } from '../../../src/app/input/tokenizer';
+import { KeyTokenizer, MAX_PASTE_CHARS } from '../../../src/app/input/tokenizer';
 
 const names = (events: KeyEvent[]) => events.map((event) => (event.name === 'text' || event.name === 'paste' ? `${event.name}:${event.text}` : event.name));
 
@@ -78,6 +78,18 @@ describe('key tokenizer: bracketed paste', () => {
     const { events } = read('\x1b[20', '0~hel', 'lo\r', 'wor', 'ld\x1b[2', '01', '~', 'x');
     expect(names(events)).toEqual(['paste:hello\nworld', 'text:x']);
     expect(events[1]!.paste).toBe(false);
+  });
+
+  it('cuts a paste larger than the limit and says so', () => {
+    const tokenizer = new KeyTokenizer();
+    const events = [
+      ...tokenizer.push('\x1b[200~' + 'x'.repeat(MAX_PASTE_CHARS - 10), 0).events,
+      ...tokenizer.push('y'.repeat(100) + '\x1b[201~', 1).events,
+    ];
+    expect(events).toHaveLength(1);
+    expect(events[0]!.text.length).toBe(MAX_PASTE_CHARS);
+    expect(events[0]!.truncated).toBe(true);
+    expect(tokenizer.push('\x1b[200~small\x1b[201~', 2).events[0]!.truncated).toBeUndefined();
   });
 
   it('keeps escape sequences inside a paste as text (the display escapes them), not as keys', () => {
