@@ -51,7 +51,7 @@ export function App() {
     if (focusOnHiddenSidebar) store.getState().setFocus('input');
   }, [focusOnHiddenSidebar, store]);
 
-  const frame = useActiveFrame(chatWidth, Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS), theme);
+  const frame = useActiveFrame(chatWidth, Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS), theme, mainHeight);
   const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);
   const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
   const promptHeight = connectOpen ? CONNECT_PROMPT_ROWS : 0;

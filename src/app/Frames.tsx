@@ -48,7 +48,7 @@ function uiFor(frameUi: FrameUi | undefined, id: string, width: number): FrameUi
  * The approval or command frame at the head of its queue, laid out to fit `maxHeight`, and the
  * key handler that answers it. The chat pane gives the transcript whatever height is left.
  */
-export function useActiveFrame(width: number, maxHeight: number, theme: Theme): { node: ReactNode; height: number } {
+export function useActiveFrame(width: number, maxHeight: number, theme: Theme, screenRows = maxHeight): { node: ReactNode; height: number } {
   const store = useAppStoreApi();
   const approval = useAppState(selectApprovalHead);
   const approvalCount = useAppState(selectApprovalCount);
@@ -87,7 +87,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme): 
     const layoutFor = (armed: boolean) =>
       head.kind === 'approval' ? layoutApproval({ body, width, maxHeight, ui, armed }) : layoutCommand({ body, width, maxHeight, ui, armed });
     const probe = layoutFor(false);
-    const total = broken ? Number.MAX_SAFE_INTEGER : probe.total;
+    // A frame taller than the rows it has on screen is clipped: what is cut off was never seen.
+    const clipped = probe.height > screenRows;
+    const total = broken || clipped ? Number.MAX_SAFE_INTEGER : probe.total;
     const context: FrameKeyContext = { kind: head.kind, shownAt: head.shownAt, total, viewport: probe.viewport, command: head.command };
     const armed = isArmed(ui, context, now);
     armedLater = !armed && now - head.shownAt < APPROVAL_DELAY_MS;

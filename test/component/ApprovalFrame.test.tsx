@@ -267,6 +267,17 @@ describe('approval frame: what you approve is what you saw', () => {
     expect(probe.answer).toEqual({ action: 'allow', scope: 'tool' });
   });
 
+  it('on a terminal too small for the whole frame, allowing is refused and denying still works', async () => {
+    h = renderApp({ columns: 80, rows: 8 });
+    const probe = await ask(echo());
+    await pastDelay();
+    await h.type('y');
+    expect(probe.answer).toBeUndefined();
+    expect(h.screen()).toContain('read the whole call first');
+    await h.type('n');
+    expect(probe.answer).toEqual({ action: 'deny' });
+  });
+
   it('denying works without reading everything', async () => {
     h = renderApp({ columns: 100, rows: 30 });
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, index]));

@@ -53,6 +53,9 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
     expect(await session.onAltScreen()).toBe(false);
     const tail = session.raw.slice(session.raw.lastIndexOf('\x1b[?1049l') - 20);
     expect(tail).toContain('\x1b[?25h');
+    // Bracketed paste was on while the app ran, and is off again.
+    expect(session.raw.indexOf('\x1b[?2004h')).toBeGreaterThanOrEqual(0);
+    expect(session.raw.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(session.raw.indexOf('\x1b[?2004h'));
   });
 
   it('Ctrl+C clears the input first, then quits on a second press within a second', async () => {
