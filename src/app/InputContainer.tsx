@@ -28,7 +28,7 @@ function completionSources(store: AppStore, env: UiEnv): CompletionSources {
   const state = store.getState();
   const tools: string[] = [];
   for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
-  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools };
+  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [] };
 }
 
 export interface InputKeyDeps {

@@ -16,6 +16,8 @@ export interface UiEnv {
   modelNames: readonly string[];
   /** The `:` commands for Tab completion (the conversation layer's table when it has one). */
   commands?: readonly CommandSpec[];
+  /** Saved session ids, newest first, for `:resume <Tab>` (read when Tab is pressed). */
+  sessionIds?: () => readonly string[];
 }
 
 const StoreContext = createContext<AppStore | null>(null);
@@ -42,8 +44,9 @@ export function AppProviders({ store, controller, env, children }: AppProvidersP
       redraw: env?.redraw ?? (() => undefined),
       modelNames: env?.modelNames ?? [],
       ...(env?.commands ? { commands: env.commands } : {}),
+      ...(env?.sessionIds ? { sessionIds: env.sessionIds } : {}),
     };
-  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands]);
+  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands, env?.sessionIds]);
   return (
     <StoreContext.Provider value={store}>
       <ControllerContext.Provider value={controller}>

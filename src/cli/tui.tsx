@@ -9,7 +9,7 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }] =
+  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
     await Promise.all([
       import('ink'),
       import('../app/App'),
@@ -21,6 +21,7 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
       import('../app/input/keyInput'),
       import('../app/inputHistory'),
       import('../app/commands'),
+      import('../services/history/index'),
     ]);
   ciNames.forEach((name, index) => {
     const value = savedCi[index];
@@ -67,7 +68,8 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
     resolveExit(0);
   };
   const controller = createSession({ config, store, quit, args });
-  const env = { keys, history, redraw, modelNames: Object.keys(config.models) };
+  const sessionIds = () => listSessions(sessionsDir(config)).map((entry) => entry.id);
+  const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds };
   instance = render(
     <AppProviders store={store} controller={controller} env={env}>
       <App />

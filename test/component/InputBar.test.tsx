@@ -219,6 +219,13 @@ describe('input bar: completion', () => {
     expect(h.store.getState().focus).toBe('input');
   });
 
+  it('completes saved session ids for :resume', async () => {
+    h = renderApp({ env: { commands: [{ name: 'resume', args: ['session'] }], sessionIds: () => ['20250101-abc', '20250102-def'] } });
+    await typeEach(':resume 20250102');
+    await h.type('\t');
+    expect(h.store.getState().editor.text).toBe(':resume 20250102-def ');
+  });
+
   it('lists several candidates and cycles through them', async () => {
     h = renderApp();
     await typeEach(':mcp t');
