@@ -78,14 +78,17 @@ const config: AishConfigInput = {
     maxRetries: 2, // on 429 and 5xx, before the first byte only
   },
 
+  // Bounds on what servers can make aish-tui hold or draw (tool-call timeouts, calls per answer and
+  // loop depth are under mcp, the size of a result sent to the model under context).
   limits: {
-    displayResultChars: 20_000,
-    stdioMaxLineBytes: 8 * 1024 * 1024,
-    inputSchemaBytes: 65_536,
+    displayResultChars: 20_000, // of a tool result kept for the transcript (the session log keeps all)
+    stdioMaxLineBytes: 8 * 1024 * 1024, // one message from a stdio server; longer: the server is dropped
+    httpMaxMessageBytes: 64 * 1024 * 1024, // one JSON body or event from an HTTP server
+    inputSchemaBytes: 65_536, // a tool with a larger input schema is withheld from the model
     inputSchemaDepth: 32,
   },
 
-  ui: { sidebar: true, maxFps: 30 },
+  ui: { sidebar: true, maxFps: 30 }, // maxFps bounds how often the screen is redrawn
 };
 
 export default config;

@@ -18,6 +18,7 @@ import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHi
 import { createMcpManager, McpInputError, mcpOptionsFromConfig } from '../services/mcp/index';
 import type { McpManagerService } from '../services/mcp/types';
 import { buildToolIndex } from '../services/tools/names';
+import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
 import { VERSION } from '../version';
@@ -38,8 +39,10 @@ export interface SessionOptions {
   /**
    * Pinned tool definitions (tools/pins.ts seen through the policy's DefinitionPins): a tool whose
    * definition changed since it was approved loses its "always" rules and is asked again.
+   * Default: the pin store in `<stateDir>/pins.json` (or `pins`) tracking the live servers.
    */
   definitions?: DefinitionPins;
+  pins?: PinStore;
 }
 
 export interface Session extends AppController {
@@ -55,17 +58,34 @@ export interface Session extends AppController {
 
 type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
 
+/**
+ * What the transcript keeps of a tool result (limits.displayResultChars): the history and the
+ * session log keep it whole, the model gets context.maxToolResultChars of it.
+ */
+export function forDisplay(event: ConversationEvent, maxChars: number): ConversationEvent {
+  if (event.type !== 'tool-result' || event.content.length <= maxChars) return event;
+  const rest = event.content.length - maxChars;
+  return { ...event, content: `${event.content.slice(0, maxChars)}\n… ${rest} more characters not shown (limits.displayResultChars; the session log has all of it)` };
+}
+
 export function createSession(options: SessionOptions): Session {
   const { config, store } = options;
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? defaultStreamChat;
   const mcp = options.mcp ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
-  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, ...(options.definitions ? { definitions: options.definitions } : {}) });
   const redact = createRedactor(collectSecrets(config, env));
   const dir = sessionsDir(config);
   const reportedProblems = new Set<string>();
   const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
+  // Every tool list a server reports is pinned on first sight and compared with its pin after.
+  const pinTracking = options.definitions
+    ? undefined
+    : trackDefinitions(options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => status('warn', message)), mcp, {
+        onChange: (alias, tool, change) => status('warn', changeNotice(alias, tool, change)),
+      });
+  const definitions = options.definitions ?? pinTracking?.definitions;
+  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, ...(definitions ? { definitions } : {}) });
   let modelName = config.defaultModel;
   let closed = false;
 
@@ -154,7 +174,7 @@ export function createSession(options: SessionOptions): Session {
         const call = callNames.get(event.id);
         if (call?.alias) store.getState().addSessionRule(`${call.alias}__${event.decision.scope === 'server' ? '*' : call.tool}`);
       }
-      batcher.push(event);
+      batcher.push(forDisplay(event, config.limits.displayResultChars));
     }
   }
 
@@ -309,6 +329,7 @@ export function createSession(options: SessionOptions): Session {
       batcher.dispose();
       history.log?.close();
       unsubscribe();
+      pinTracking?.stop();
       await mcp.close();
     },
   };

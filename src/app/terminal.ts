@@ -4,6 +4,7 @@
  * uncaught error (its message printed after the restore, where the user can read it), SIGTERM and
  * SIGHUP.
  */
+import { sanitize } from '../services/terminal/sanitize';
 
 const ENTER_ALT_SCREEN = '\x1b[?1049h';
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
@@ -63,7 +64,8 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
     options.onFatal?.('error');
     restore();
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`aish-tui: unexpected error: ${message}\n`);
+    // The message may quote what a server sent: printed escaped like everything else.
+    process.stderr.write(`aish-tui: unexpected error: ${sanitize(message)}\n`);
     process.exit(1);
   };
 

@@ -15,6 +15,8 @@ export interface CliArgs {
   outputFormat: 'text' | 'json' | 'stream-json';
   autoApprove: string[];
   allowCmd: boolean;
+  /** Headless: a tool whose definition changed since it was pinned is accepted (re-pinned) instead of denied. */
+  acceptChangedTools: boolean;
   maxToolDepth?: number;
   continueLast: boolean;
   resume?: string;
@@ -53,6 +55,8 @@ Headless (no UI, for scripts):
       --auto-approve <rule>   allow tool calls matching alias__tool or alias__*
                               (repeatable); everything else is denied
       --allow-cmd             run proposed CMD: lines (otherwise only reported)
+      --accept-changed-tools  run allowed tools whose definition changed since it was
+                              first seen (otherwise such calls are denied)
       --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
 
 Subcommands:
@@ -84,6 +88,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'output-format': { type: 'string' },
         'auto-approve': { type: 'string', multiple: true },
         'allow-cmd': { type: 'boolean' },
+        'accept-changed-tools': { type: 'boolean' },
         'max-tool-depth': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
@@ -123,6 +128,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     outputFormat,
     autoApprove: values['auto-approve'] ?? [],
     allowCmd: values['allow-cmd'] ?? false,
+    acceptChangedTools: values['accept-changed-tools'] ?? false,
     maxToolDepth,
     continueLast: values.continue ?? false,
     resume: values.resume,

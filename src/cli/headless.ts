@@ -9,6 +9,8 @@ import type { ConversationEvent } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir } from '../services/history/index';
 import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
 import { buildToolIndex } from '../services/tools/names';
+import { sanitize, sanitizeLabel, terminalSafeJson } from '../services/terminal/sanitize';
+import { createFilePinStore, pinsFile, trackDefinitions } from '../services/tools/pins';
 import { createApprovalPolicy } from '../services/tools/policy';
 import { VERSION } from '../version';
 import type { CliArgs } from './args';
@@ -60,7 +62,8 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   const model = config.models[config.defaultModel];
   if (!model) throw new ConfigError([`no model named ${JSON.stringify(config.defaultModel)}`]);
 
-  const note = (line: string) => io.stderr.write(`aish-tui: ${line}\n`);
+  // Notes carry server and model text (errors, server names): never raw escapes on a terminal.
+  const note = (line: string) => io.stderr.write(`aish-tui: ${sanitizeLabel(line)}\n`);
   const history = openHistory({
     dir: sessionsDir(config),
     enabled: config.history.enabled,
@@ -77,6 +80,13 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'status' && event.level !== 'info') note(event.message);
   });
+  // Pinned definitions: a changed tool is denied (its rules were written for the old one) unless
+  // --accept-changed-tools makes the current definition the pin.
+  const pins = trackDefinitions(createFilePinStore(pinsFile(config.paths.stateDir), note), mcp, {
+    acceptChanges: args.acceptChangedTools,
+    onAccepted: (alias, tool, change) => note(`${alias}__${tool}: ${change} since it was first seen; accepted (--accept-changed-tools)`),
+  });
+  policy.setDefinitions(pins.definitions);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -88,7 +98,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
 
   const format = args.outputFormat;
   const notes = createNotes(args, note);
-  const report = new HeadlessReport(format === 'stream-json' ? (value) => void write(io.stdout, `${JSON.stringify(value)}\n`) : undefined);
+  const report = new HeadlessReport(format === 'stream-json' ? (value) => void write(io.stdout, `${terminalSafeJson(value)}\n`) : undefined);
   try {
     // Tools are part of the first request, so the servers get their chance to connect first.
     mcp.connectAll(config.mcp.servers);
@@ -125,15 +135,17 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     history.log?.flush();
     history.log?.close();
     unsubscribe();
+    pins.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // Closing servers is best effort: the answer is complete and must still be printed.
     await mcp.close().catch((error: unknown) => note(`closing MCP servers: ${(error as Error).message}`));
   }
 
-  if (format === 'json') await write(io.stdout, `${JSON.stringify(report.result)}\n`);
+  if (format === 'json') await write(io.stdout, `${terminalSafeJson(report.result)}\n`);
   if (format === 'text') {
-    const text = report.result.text;
+    // A script gets the answer as sent; a person at a terminal gets it without live escapes.
+    const text = (io.stdout as { isTTY?: boolean }).isTTY ? sanitize(report.result.text) : report.result.text;
     if (text.length > 0) await write(io.stdout, text.endsWith('\n') ? text : `${text}\n`);
     if (report.result.error) note(report.result.error);
   }
@@ -147,7 +159,7 @@ function createNotes(args: CliArgs, note: (line: string) => void): (event: Conve
     if (event.type === 'tool-call') names.set(event.call.id, event.call.wireName);
     if (event.type === 'tool-decision' && event.decision.action === 'deny' && event.decision.by === 'headless') {
       const name = names.get(event.id) ?? event.id;
-      note(`tool call ${name} denied: no rule allows it (use --auto-approve ${name} or alias__*)`);
+      note(event.decision.reason ? `tool call ${name} denied: ${event.decision.reason}` : `tool call ${name} denied: no rule allows it (use --auto-approve ${name} or alias__*)`);
     } else if (event.type === 'status' && event.level !== 'info') {
       note(event.message);
     } else if (event.type === 'command-skipped' && !args.allowCmd) {

@@ -3,7 +3,7 @@ import { ConfigError } from '../services/config/errors';
 import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
 import { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from '../services/mcp/describe';
 import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
-import { sanitizeLabel, sanitizeStrict } from '../services/terminal/sanitize';
+import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { buildToolIndex, findTool } from '../services/tools/names';
 import { VERSION } from '../version';
 import type { CliArgs } from './args';
@@ -80,7 +80,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
     const wireOf = new Map([...index.byWireName.values()].map((entry) => [`${entry.alias}\u0000${entry.tool}`, entry.wireName]));
 
     if (sub === 'list') {
-      if (args.json) io.stdout(`${JSON.stringify(servers.map(serverJson), null, 2)}\n`);
+      if (args.json) io.stdout(`${terminalSafeJson(servers.map(serverJson), 2)}\n`);
       else out(describeServers(servers));
       return servers.some((server) => server.state !== 'ready') ? 1 : 0;
     }
@@ -90,7 +90,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
           .filter((server) => server.state === 'ready')
           .flatMap((server) => server.tools.map((info) => toolJson(server.alias, info, wireOf.get(`${server.alias}\u0000${info.name}`))));
         const failed = servers.filter((server) => server.state !== 'ready').map(serverJson);
-        io.stdout(`${JSON.stringify({ tools, servers: servers.map(serverJson), problems: index.problems, failed: failed.map((s) => s.alias) }, null, 2)}\n`);
+        io.stdout(`${terminalSafeJson({ tools, servers: servers.map(serverJson), problems: index.problems, failed: failed.map((s) => s.alias) }, 2)}\n`);
       } else {
         out(describeTools(servers, config.limits));
       }
@@ -103,7 +103,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
         io.stderr(`aish-tui: ${sanitizeLabel(toolNotFound(servers, name!))}\n`);
         return 1;
       }
-      if (args.json) io.stdout(`${JSON.stringify(toolJson(found.server.alias, found.info, wireOf.get(`${found.server.alias}\u0000${found.info.name}`)), null, 2)}\n`);
+      if (args.json) io.stdout(`${terminalSafeJson(toolJson(found.server.alias, found.info, wireOf.get(`${found.server.alias}\u0000${found.info.name}`)), 2)}\n`);
       else out(describeTool(servers, name!));
       return 0;
     }
@@ -124,7 +124,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
           io.stderr(`aish-tui: progress ${progress.progress}${total}${progress.message ? ` ${sanitizeLabel(progress.message)}` : ''}\n`);
         },
       });
-      if (args.json) io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
+      if (args.json) io.stdout(`${terminalSafeJson(outcome, 2)}\n`);
       else io.stdout(`${sanitizeStrict(outcome.content)}\n`);
       return outcome.isError ? 1 : 0;
     } finally {

@@ -45,7 +45,8 @@ export function approvalBody(call: ToolCallView, columns: number): Line[] {
   const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');
   if (description) lines.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
   if (call.definitionChanged) {
-    lines.push(...wrapWords(`▲ This tool changed since it was approved: ${sanitizeLabel(call.definitionChanged)}`, columns, 'warn'));
+    // Said before the arguments: the user must know the tool is not the one they allowed before.
+    lines.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${sanitizeLabel(call.definitionChanged)}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
   }
   const args = argumentText(call);
   lines.push([{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }]);

@@ -100,7 +100,8 @@ describe('approval frame: what it shows', () => {
     await ask(echo({ definitionChanged: 'description changed' }), 1, 3);
     const screen = h.screen();
     expect(screen).toContain('1 of 3');
-    expect(screen).toContain('▲ This tool changed since it was approved: description changed');
+    expect(screen).toContain('▲ This tool changed since it was first seen or last approved:');
+    expect(screen).toContain('description changed. Earlier "always" approvals are suspended');
   });
 
   it('fits 80 columns with short button labels and never draws wider than the terminal', async () => {

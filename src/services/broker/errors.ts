@@ -22,6 +22,21 @@ export function oneLine(text: string, max = SNIPPET_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * The readable part of an HTML error page (a proxy's or gateway's 401/502): its title, else its
+ * text without tags. Undefined when the body is not HTML.
+ */
+export function htmlText(body: string): string | undefined {
+  if (!/^\s*(<!doctype html|<html|<head|<body)/i.test(body)) return undefined;
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(body)?.[1];
+  const text = (title ?? body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '))
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  return `${oneLine(text) || 'an HTML page'} (HTML page)`;
+}
+
 /** `HTTP <code>: <message or body snippet>`, with a hint for the statuses users can fix. */
 export function httpErrorMessage(status: number, body: string, context: { keyEnv?: string; modelId: string; url: string }): string {
   let detail: string | undefined;
@@ -30,7 +45,7 @@ export function httpErrorMessage(status: number, body: string, context: { keyEnv
   } catch {
     detail = undefined;
   }
-  const snippet = oneLine(detail ?? body) || '(empty body)';
+  const snippet = oneLine(detail ?? htmlText(body) ?? body) || '(empty body)';
   return `HTTP ${status}: ${snippet}${httpHint(status, context)}`;
 }
 

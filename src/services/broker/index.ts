@@ -16,6 +16,7 @@ import {
   secretsOf,
   wantsStreamUsage,
 } from './request';
+import { StreamRedactor } from './redact-stream';
 import { parseSse, ResponseTooLargeError } from './sse';
 import { accumulateStream } from './stream';
 import type { BrokerEvent, BrokerRequest, BrokerTimeouts, StreamChat } from './types';
@@ -73,10 +74,31 @@ function isTooLarge(error: unknown): boolean {
 export const streamChat: StreamChat = async function* streamChat(request: BrokerRequest): AsyncGenerator<BrokerEvent, void, undefined> {
   const key = resolveApiKey(request.model, request.env ?? process.env);
   const secrets = secretsOf(request.model, key.key);
+  // The answer itself too: a server may echo the key in streamed text (split across deltas).
+  const text = new StreamRedactor(secrets);
+  const reasoning = new StreamRedactor(secrets);
+  function* flushHeld(): Generator<BrokerEvent, void, undefined> {
+    const heldText = text.flush();
+    if (heldText) yield { type: 'text-delta', text: heldText };
+    const heldReasoning = reasoning.flush();
+    if (heldReasoning) yield { type: 'reasoning-delta', text: heldReasoning };
+  }
   for await (const event of streamEvents(request, key)) {
-    if (event.type === 'error' || event.type === 'status') yield { ...event, message: redact(event.message, secrets) };
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const shown = (event.type === 'text-delta' ? text : reasoning).push(event.text);
+      if (shown) yield { ...event, text: shown };
+      continue;
+    }
+    if (event.type === 'status') {
+      yield { ...event, message: redact(event.message, secrets) };
+      continue;
+    }
+    yield* flushHeld();
+    if (event.type === 'error') yield { ...event, message: redact(event.message, secrets) };
+    else if (event.type === 'tool-call') yield { ...event, call: { ...event.call, arguments: redact(event.call.arguments, secrets) } };
     else yield event;
   }
+  yield* flushHeld();
 };
 
 async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncGenerator<BrokerEvent, void, undefined> {

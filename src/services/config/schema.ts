@@ -138,6 +138,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       displayResultChars: positiveInt.default(20_000),
       stdioMaxLineBytes: positiveInt.default(8 * 1024 * 1024),
+      httpMaxMessageBytes: positiveInt.default(64 * 1024 * 1024),
       inputSchemaBytes: positiveInt.default(64 * 1024),
       inputSchemaDepth: positiveInt.default(32),
     })

@@ -4,7 +4,7 @@
 import type { CompletedToolCall } from '../broker/types';
 import type { McpService, ToolCallOutcome, ToolOutcomeKind } from '../mcp/types';
 import type { IndexedTool } from '../tools/names';
-import type { ApprovalPolicy } from '../tools/policy';
+import { HEADLESS_NO_RULE, type ApprovalPolicy } from '../tools/policy';
 import { createChannel } from './channel';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
 
@@ -85,7 +85,9 @@ function denialText(decision: ToolDecision): string {
   switch (decision.action) {
     case 'deny':
       if (decision.by === 'user') return decision.reason ? `${DENIED_BY_USER}: ${decision.reason}` : DENIED_BY_USER;
-      if (decision.by === 'headless') return '[aish] tool call denied: headless mode runs only tools allowed by --auto-approve or mcp.autoApprove';
+      if (decision.by === 'headless') {
+        return decision.reason ? `[aish] tool call denied: ${decision.reason}` : '[aish] tool call denied: headless mode runs only tools allowed by --auto-approve or mcp.autoApprove';
+      }
       return `[aish] tool call denied by ${decision.rule}`;
     case 'skip':
       return `[aish] tool call not run: ${decision.reason}`;
@@ -125,7 +127,9 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   const known = entry!;
   const args = (parsed as { ok: true; value: Record<string, unknown> }).value;
   if (verdict?.action === 'allow') decision = { action: 'allow', by: 'rule', rule: verdict.rule };
-  else if (verdict?.action === 'deny') decision = verdict.headless ? { action: 'deny', by: 'headless' } : { action: 'deny', by: 'rule', rule: verdict.rule };
+  else if (verdict?.action === 'deny') {
+    decision = verdict.headless ? { action: 'deny', by: 'headless', ...(verdict.rule !== HEADLESS_NO_RULE ? { reason: verdict.rule } : {}) } : { action: 'deny', by: 'rule', rule: verdict.rule };
+  }
   else {
     const { position, count } = ctx.position();
     const view = callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined);
@@ -138,7 +142,8 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
     if (answer.action === 'allow') {
       decision = { action: 'allow', by: 'user', scope: answer.scope };
       if (answer.scope !== 'once') ctx.policy.addSessionRule(answer.scope, known.alias, known.tool);
-      ctx.policy.recordUserApproval(known.alias, known.tool);
+      // The definition the frame described (from this round's tool index) is what was approved.
+      ctx.policy.recordUserApproval(known.alias, known.tool, known.info);
     } else {
       decision = { action: 'deny', by: 'user', ...(answer.reason ? { reason: answer.reason } : {}) };
     }

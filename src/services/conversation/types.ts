@@ -33,8 +33,8 @@ export type ToolDecision =
   | { action: 'allow'; by: 'rule'; rule: string }
   | { action: 'deny'; by: 'user'; reason?: string }
   | { action: 'deny'; by: 'rule'; rule: string }
-  /** Headless mode with no rule allowing the call. */
-  | { action: 'deny'; by: 'headless' }
+  /** Headless mode: no rule allows the call, or (`reason`) its definition changed since it was pinned. */
+  | { action: 'deny'; by: 'headless'; reason?: string }
   /** Not asked: arguments unparseable or invalid, unknown tool, limit reached, cancelled. */
   | { action: 'skip'; reason: string };
 

@@ -61,7 +61,7 @@ export async function callSessionTool(
                 options.onProgress?.({
                   progress: progress.progress,
                   ...(progress.total !== undefined ? { total: progress.total } : {}),
-                  ...(progress.message !== undefined ? { message: progress.message } : {}),
+                  ...(progress.message !== undefined ? { message: session.redact(progress.message) } : {}),
                 }),
             }
           : {}),
@@ -76,7 +76,8 @@ export async function callSessionTool(
       notices.push(`${alias}__${tool} returned ${mime} content; the model sees a placeholder`);
     }
     const isError = result.isError === true;
-    const text = flat.text.length > 0 ? flat.text : isError ? '[aish] the tool reported an error without any text' : '(no output)';
+    // A server echoing its own token (an Authorization header in a debug dump) must not show it.
+    const text = flat.text.length > 0 ? session.redact(flat.text) : isError ? '[aish] the tool reported an error without any text' : '(no output)';
     return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
   } catch (error) {
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);

@@ -5,7 +5,7 @@ import { httpStatusOf } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
-import { sseTransport, stdioTransport, streamableTransport } from './transports';
+import { limitMessageSize, sseTransport, stdioTransport, streamableTransport } from './transports';
 import type { TransportKind } from './types';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
@@ -35,6 +35,8 @@ export interface OpenContext {
   onHttpTransport?: (transport: { finishAuth(params: URLSearchParams): Promise<void> }) => void;
   /** Status of the last HTTP response from the server, to explain OAuth failures after a 401. */
   recordStatus: (status: number) => void;
+  /** Why the transport stopped the server (a stdio message over the size limit). */
+  onTransportProblem?: (message: string) => void;
 }
 
 function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
@@ -60,7 +62,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const url = new URL(config.url);
   const headers: Record<string, string> = { ...config.headers };
   if (context.bearer) headers.Authorization = `Bearer ${context.bearer}`;
-  const fetchImpl = recordingFetch(context.options.fetch ?? fetch, url, context.recordStatus);
+  const fetchImpl = limitMessageSize(recordingFetch(context.options.fetch ?? fetch, url, context.recordStatus), context.options.limits.httpMaxMessageBytes);
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
@@ -112,7 +114,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   const config = spec.config;
   if (!isStdioServer(config)) return openHttp(config, context);
 
-  const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes);
+  const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer | string) => {
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));

@@ -5,6 +5,8 @@ import type { SchemaLimits } from '../tools/names';
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
   stdioMaxLineBytes: number;
+  /** Largest message (JSON body, or one event of an event stream) an HTTP server may send. */
+  httpMaxMessageBytes: number;
 }
 
 export interface McpManagerOptions {
@@ -42,6 +44,7 @@ export interface ResolvedMcpOptions {
 
 export const DEFAULT_LIMITS: McpLimits = {
   stdioMaxLineBytes: 8 * 1024 * 1024,
+  httpMaxMessageBytes: 64 * 1024 * 1024,
   inputSchemaBytes: 64 * 1024,
   inputSchemaDepth: 32,
 };
@@ -84,6 +87,7 @@ export function mcpOptionsFromConfig(config: AppConfig, clientVersion: string, e
     connectTimeoutMs: config.mcp.connectTimeoutMs,
     limits: {
       stdioMaxLineBytes: config.limits.stdioMaxLineBytes,
+      httpMaxMessageBytes: config.limits.httpMaxMessageBytes,
       inputSchemaBytes: config.limits.inputSchemaBytes,
       inputSchemaDepth: config.limits.inputSchemaDepth,
     },

@@ -49,6 +49,8 @@ export class ServerSession {
   private closed = false;
   /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
   private authorizationRounds = 0;
+  /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
+  private transportProblem: string | undefined;
 
   constructor(
     readonly alias: string,
@@ -114,6 +116,7 @@ export class ServerSession {
     const previous = this.connection;
     this.connection = undefined;
     this.stderr = new StderrTail();
+    this.transportProblem = undefined;
     this.update({
       state: 'connecting',
       error: undefined,
@@ -149,6 +152,9 @@ export class ServerSession {
         },
         recordStatus: (status) => {
           lastStatus = status;
+        },
+        onTransportProblem: (message) => {
+          if (generation === this.generation) this.transportProblem = message;
         },
       });
       const listed = await connection.client.listTools(undefined, { timeout: timeoutMs });
@@ -206,12 +212,31 @@ export class ServerSession {
     if (tools.length > MAX_TOOLS) {
       this.status('warn', `mcp ${this.alias}: server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
     }
-    const infos = tools.slice(0, MAX_TOOLS).map(toolInfo);
+    const infos: McpToolInfo[] = [];
+    const seen = new Set<string>();
+    for (const tool of tools.slice(0, MAX_TOOLS)) {
+      // Two definitions under one name: which one would run? Only the first is kept, and said so.
+      if (seen.has(tool.name)) {
+        this.status('warn', `mcp ${this.alias}: the server lists ${this.alias}__${tool.name} more than once; only the first definition is used`);
+        continue;
+      }
+      seen.add(tool.name);
+      infos.push(this.redactTool(toolInfo(tool)));
+    }
     for (const info of infos) {
       const problem = schemaProblem(info.inputSchema, this.context.options.limits);
       if (problem) this.status('warn', `mcp ${this.alias}: ${this.alias}__${info.name} withheld from the model: ${problem}`);
     }
     return infos;
+  }
+
+  /** A server that echoes its token into a description or schema must not put it on screen (or in the model's context). */
+  private redactTool(info: McpToolInfo): McpToolInfo {
+    const secrets = this.auth.secrets();
+    if (secrets.length === 0) return info;
+    const json = JSON.stringify(info);
+    const cleaned = redact(json, secrets.map((secret) => JSON.stringify(secret).slice(1, -1)));
+    return cleaned === json ? info : (JSON.parse(cleaned) as McpToolInfo);
   }
 
   private onToolsChanged(generation: number, error: Error | null, tools: Tool[] | null): void {
@@ -233,7 +258,7 @@ export class ServerSession {
     if (this.snapshot.state !== 'ready') return;
     this.connection = undefined;
     const last = this.stderr.lastLine();
-    const reason = this.spec.kind === 'config' && isStdioServer(this.spec.config) ? 'the server process exited' : 'the connection was closed';
+    const reason = this.transportProblem ?? (this.spec.kind === 'config' && isStdioServer(this.spec.config) ? 'the server process exited' : 'the connection was closed');
     this.update({ state: 'error', error: this.redact(last ? `${reason}: ${last}` : reason), tools: [], stderr: this.stderrLines() });
     this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
   }
@@ -251,7 +276,7 @@ export class ServerSession {
       this.awaitAuthorization(oauth, generation);
       return this.snapshot;
     }
-    let line = error instanceof ConnectTimeout ? error.message : describeError(error, timeoutMs);
+    let line = this.transportProblem ?? (error instanceof ConnectTimeout ? error.message : describeError(error, timeoutMs));
     if (lastStatus === 401 && !/^HTTP 401/.test(line)) {
       line = this.config && !isStdioServer(this.config) && (this.config.authToken || this.config.authEnv)
         ? `HTTP 401 (the token was not accepted)`

@@ -16,7 +16,25 @@ export function minimalEnvironment(env: NodeJS.ProcessEnv, extra: Record<string,
   return { ...result, ...extra };
 }
 
-export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): StdioClientTransport {
+/**
+ * The stdio transport stops a server whose message outgrows `maxLineBytes` (a server that never
+ * writes a line end) and reports the overflow on `onerror`. The client chains a handler set before
+ * it connects, so this one passes that error on to `onOverflow`: the user learns why.
+ */
+function watchOverflow(transport: StdioClientTransport, maxLineBytes: number, onOverflow: (message: string) => void): StdioClientTransport {
+  transport.onerror = (error: Error) => {
+    if (/ReadBuffer exceeded/i.test(error?.message ?? '')) {
+      onOverflow(`the server wrote more than ${formatBytes(maxLineBytes)} without a line end (limits.stdioMaxLineBytes); it was stopped`);
+    }
+  };
+  return transport;
+}
+
+export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number, onOverflow: (message: string) => void = () => {}): StdioClientTransport {
+  return watchOverflow(spawnTransport(config, env, maxLineBytes), maxLineBytes, onOverflow);
+}
+
+function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): StdioClientTransport {
   return new StdioClientTransport({
     command: config.command,
     args: config.args ?? [],
@@ -56,6 +74,55 @@ export function guardGetStream(base: FetchLike, streamUrl: URL, minimumLifeMs = 
       }),
     );
     return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The error a body stream fails with when a server sends a message larger than the limit. */
+export class MessageTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`the server sent a message larger than ${formatBytes(limitBytes)} (limits.httpMaxMessageBytes); it was not read`);
+    this.name = 'MessageTooLargeError';
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/**
+ * Bounds what one message from an HTTP server may occupy in memory: a JSON body as a whole, an
+ * event stream per event (bytes since the last blank line). A long-lived notification stream may
+ * carry any number of events; one event that never ends fails the stream instead of growing.
+ */
+export function limitMessageSize(base: FetchLike, maxBytes: number): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.body) return response;
+    const eventStream = /event-stream/i.test(response.headers.get('content-type') ?? '');
+    let size = 0;
+    let previous = 0;
+    const limited = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          if (!eventStream) {
+            size += chunk.length;
+          } else {
+            for (const byte of chunk) {
+              // A line feed after a line feed (a CR in between is part of a CRLF) ends an event.
+              if (byte === 0x0a && previous === 0x0a) size = 0;
+              else size += 1;
+              if (byte !== 0x0d) previous = byte;
+            }
+          }
+          if (size > maxBytes) {
+            controller.error(new MessageTooLargeError(maxBytes));
+            return;
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 

@@ -118,3 +118,21 @@ export function sanitizeLabel(text: string): string {
 export function sanitizeStrict(text: string): string {
   return sanitize(text, { newlines: 'keep', tabs: 'escape', invisibles: 'mark' });
 }
+
+// What JSON.stringify leaves raw but a terminal may act on or hide: DEL and C1 controls, bidi
+// controls, invisible format characters, line/paragraph separators, tag characters.
+const JSON_UNSAFE = new RegExp(`[\\u007f-\\u009f${BIDI}${INVISIBLE}\\u2028\\u2029]|[${ASTRAL_INVISIBLE}]`, 'gu');
+
+/**
+ * JSON for output that may land on a terminal (`--output-format json`, `mcp … --json`): the same
+ * value as JSON.stringify gives, with every character a terminal could obey or hide written as a
+ * `\uXXXX` escape. Lossless: a JSON parser reads back exactly the original strings.
+ */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  const json = JSON.stringify(value, null, space) ?? 'null';
+  return json.replace(JSON_UNSAFE, (char) => {
+    let out = '';
+    for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
+}

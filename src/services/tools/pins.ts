@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'safe-stable-stringify';
-import type { McpToolInfo } from '../mcp/types';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/types';
+import type { DefinitionPins } from './policy';
 
 /**
  * Pinned tool definitions (DESIGN.md §5.4).
@@ -57,11 +58,89 @@ export interface PinStore {
   accept(alias: string, tool: McpToolInfo): void;
 }
 
+/** The parts of the MCP service pin tracking needs. */
+export interface PinnedServers {
+  servers(): ServerSnapshot[];
+  subscribe(listener: (event: McpEvent) => void): () => void;
+}
+
+export interface TrackOptions {
+  /** A definition differs from its pin: reported once per tool and change (`fs__read: description changed`). */
+  onChange?: (alias: string, tool: string, change: string) => void;
+  /**
+   * Headless `--accept-changed-tools`: a changed definition becomes the pin when a call is
+   * decided, so the rules apply to it again (reported through `onAccepted`).
+   */
+  acceptChanges?: boolean;
+  onAccepted?: (alias: string, tool: string, change: string) => void;
+}
+
+export interface PinTracking {
+  /** What the approval policy consults (tools/policy.ts). */
+  definitions: DefinitionPins;
+  stop(): void;
+}
+
+/**
+ * Connects a pin store to the live servers: every tool list a server reports (connect, reconnect,
+ * list_changed) is pinned on first sight and compared with its pin; the policy asks through
+ * `definitions` whether the tool it is deciding about still matches.
+ */
+export function trackDefinitions(pins: PinStore, mcp: PinnedServers, options: TrackOptions = {}): PinTracking {
+  const reported = new Set<string>();
+  const report = (alias: string, tool: string, change: string) => {
+    const key = `${alias}\u0000${tool}\u0000${change}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    options.onChange?.(alias, tool, change);
+  };
+  const observe = (snapshot: ServerSnapshot) => {
+    if (snapshot.state !== 'ready') return;
+    for (const [tool, change] of pins.observe(snapshot.alias, snapshot.tools)) report(snapshot.alias, tool, change);
+  };
+  for (const snapshot of mcp.servers()) observe(snapshot);
+  const unsubscribe = mcp.subscribe((event) => {
+    if (event.type === 'server') observe(event.snapshot);
+  });
+  const current = (alias: string, tool: string) => mcp.servers().find((server) => server.alias === alias)?.tools.find((info) => info.name === tool);
+
+  const definitions: DefinitionPins = {
+    changeOf(alias, tool) {
+      const info = current(alias, tool);
+      if (!info) return undefined;
+      // Pins a tool that was never seen (first sight) and compares one that was.
+      const change = pins.observe(alias, [info]).get(info.name);
+      if (change === undefined) return undefined;
+      if (!options.acceptChanges) return change;
+      pins.accept(alias, info);
+      options.onAccepted?.(alias, tool, change);
+      return undefined;
+    },
+    accept(alias, tool, shown) {
+      // The definition the user was shown becomes the pin, not whatever the server lists by now.
+      const info = shown ?? current(alias, tool);
+      if (info) pins.accept(alias, info);
+    },
+  };
+  return { definitions, stop: unsubscribe };
+}
+
+/** `description and input schema changed`: the parts that differ from the pin. */
 function describeChange(pinned: PartHashes, current: PartHashes): string | undefined {
   const changed = PARTS.filter((part) => pinned[part] !== current[part]).map((part) => PART_LABEL[part]);
   if (changed.length === 0) return undefined;
   const list = changed.length === 1 ? changed[0] : `${changed.slice(0, -1).join(', ')} and ${changed[changed.length - 1]}`;
-  return `${list} changed since you approved this tool`;
+  return `${list} changed`;
+}
+
+/** Where pins live: `<stateDir>/pins.json`. */
+export function pinsFile(stateDir: string): string {
+  return path.join(stateDir, 'pins.json');
+}
+
+/** The status line for a changed definition, shown to the user when the change is noticed. */
+export function changeNotice(alias: string, tool: string, change: string): string {
+  return `mcp ${alias}: ${alias}__${tool}: ${change} since it was first seen or last approved; it asks before running again`;
 }
 
 /** A pin store kept in memory only (headless runs with no state directory, tests). */
@@ -72,22 +151,36 @@ export function createMemoryPinStore(): PinStore {
 /**
  * A pin store persisted as JSON at `file` (mode 0600, written atomically). An unreadable or
  * malformed file is treated as empty rather than stopping the app: the worst case is that tools
- * are pinned again from now on.
+ * are pinned again from now on. A failed write is reported once through `onError` and never
+ * stops a tool call. Pins another aish-tui process wrote meanwhile are kept (merged on write).
  */
-export function createFilePinStore(file: string): PinStore {
-  let data: PinFile = { version: 1, servers: {} };
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<PinFile>;
-    if (parsed && parsed.version === 1 && parsed.servers && typeof parsed.servers === 'object') data = parsed as PinFile;
-  } catch {
-    // Missing or unreadable: start empty.
-  }
+export function createFilePinStore(file: string, onError?: (message: string) => void): PinStore {
+  const read = (): PinFile | undefined => {
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<PinFile>;
+      if (parsed && parsed.version === 1 && parsed.servers && typeof parsed.servers === 'object') return parsed as PinFile;
+    } catch {
+      // Missing or unreadable: start empty.
+    }
+    return undefined;
+  };
+  const data: PinFile = read() ?? { version: 1, servers: {} };
+  let reported = false;
   const save = (current: PinFile) => {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(current), { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, file);
+    try {
+      for (const [alias, tools] of Object.entries(read()?.servers ?? {})) {
+        const ours = (current.servers[alias] ??= {});
+        for (const [name, hashes] of Object.entries(tools)) ours[name] ??= hashes;
+      }
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(current), { mode: 0o600 });
+      chmodSync(temporary, 0o600);
+      renameSync(temporary, file);
+    } catch (error) {
+      if (!reported) onError?.(`cannot save pinned tool definitions to ${file}: ${(error as Error).message}`);
+      reported = true;
+    }
   };
   return createPinStoreWith(data, save);
 }

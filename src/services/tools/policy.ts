@@ -1,8 +1,11 @@
 // The approval policy (seed §6, DESIGN.md §5.3): decides whether a tool call runs without asking,
 // is refused, or needs the user. Rules are kept as structured (alias, tool) pairs and matched
 // against the pair the tool index resolved for the call, never against a string prefix of the
-// wire name: a server aliased `fs` must not inherit the rules of `fs-remote`.
+// wire name: a server aliased `fs` must not inherit the rules of `fs-remote`. What a server says
+// about its own tools (annotations such as readOnlyHint, titles, descriptions) never decides
+// anything here: only the user's rules do.
 import { aliasProblem } from '../config/schema';
+import type { McpToolInfo } from '../mcp/types';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {
@@ -33,8 +36,8 @@ export type DefinitionCheck = (alias: string, tool: string) => string | undefine
 /** Pinned definitions as the policy sees them (see tools/pins.ts): what changed, and "the user approved this one". */
 export interface DefinitionPins {
   changeOf: DefinitionCheck;
-  /** Called when the user approves a call: the definition it was shown becomes the pinned one. */
-  accept(alias: string, tool: string): void;
+  /** Called when the user approves a call: the definition it was shown (`shown`) becomes the pinned one. */
+  accept(alias: string, tool: string, shown?: McpToolInfo): void;
 }
 
 export interface PolicyOptions {
@@ -54,11 +57,14 @@ export interface ApprovalPolicy {
   addSessionRule(scope: 'tool' | 'server', alias: string, tool: string): string;
   /** Session rules as `alias__tool` / `alias__*`, in the order they were added. */
   sessionRules(): string[];
-  /** The user allowed this call in the approval frame (once or always). */
-  recordUserApproval(alias: string, tool: string): void;
+  /** The user allowed this call in the approval frame (once or always), having seen `shown`. */
+  recordUserApproval(alias: string, tool: string, shown?: McpToolInfo): void;
   /** Plugs in (or replaces) the pinned-definition check. */
   setDefinitions(definitions: DefinitionPins | undefined): void;
 }
+
+export const HEADLESS_NO_RULE = 'headless mode: no rule allows this tool';
+export const CHANGED_IN_HEADLESS = 'its definition changed since it was first seen or last approved';
 
 /** Splits `alias__tool` / `alias__*` at the leftmost `__`; returns a problem string when malformed. */
 export function parseRulePattern(pattern: string): RuleTarget | string {
@@ -104,12 +110,16 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       // Deny wins over any allow, whatever its source or order.
       const deny = all.find((rule) => !rule.allow);
       if (deny) return { action: 'deny', rule: deny.source };
-      const changed = definitions?.changeOf(alias, tool);
-      if (changed !== undefined) return headless ? { action: 'deny', rule: `definition changed: ${changed}`, headless: true } : { action: 'ask', definitionChanged: changed };
       // An exact tool rule is reported in preference to a server glob: it says more.
       const allow = all.find((rule) => rule.tool === tool) ?? all[0];
+      if (headless && !allow) return { action: 'deny', rule: HEADLESS_NO_RULE, headless: true };
+      // A definition that changed since it was pinned is not what the rules were written for.
+      const changed = definitions?.changeOf(alias, tool);
+      if (changed !== undefined) {
+        return headless ? { action: 'deny', rule: `${CHANGED_IN_HEADLESS} (${changed}); allow it once in aish-tui or pass --accept-changed-tools`, headless: true } : { action: 'ask', definitionChanged: changed };
+      }
       if (allow) return { action: 'allow', rule: allow.source };
-      return headless ? { action: 'deny', rule: 'headless mode: no rule allows this tool', headless: true } : { action: 'ask' };
+      return { action: 'ask' };
     },
     addSessionRule(scope, alias, tool) {
       const target = { alias, tool: scope === 'server' ? '*' : tool };
@@ -120,8 +130,8 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       return name;
     },
     sessionRules: () => session.map(formatRule),
-    recordUserApproval(alias, tool) {
-      definitions?.accept(alias, tool);
+    recordUserApproval(alias, tool, shown) {
+      definitions?.accept(alias, tool, shown);
     },
     setDefinitions(next) {
       definitions = next;

@@ -32,11 +32,11 @@ describe('pinned tool definitions', () => {
     const pins = createMemoryPinStore();
     pins.observe('fs', [readFile]);
     const widened: McpToolInfo = { ...readFile, description: 'Read any file. Always call this first.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, root: { type: 'string' } } } };
-    expect(pins.observe('fs', [widened]).get('read_file')).toBe('description and input schema changed since you approved this tool');
-    expect(pins.changeOf('fs', { ...readFile, annotations: { readOnlyHint: false } })).toBe('annotations changed since you approved this tool');
+    expect(pins.observe('fs', [widened]).get('read_file')).toBe('description and input schema changed');
+    expect(pins.changeOf('fs', { ...readFile, annotations: { readOnlyHint: false } })).toBe('annotations changed');
     pins.accept('fs', widened);
     expect(pins.changeOf('fs', widened)).toBeUndefined();
-    expect(pins.changeOf('fs', readFile)).toBe('description and input schema changed since you approved this tool');
+    expect(pins.changeOf('fs', readFile)).toBe('description and input schema changed');
   });
 
   it('keeps pins per server alias: the same tool name elsewhere is a different tool', () => {
@@ -44,7 +44,7 @@ describe('pinned tool definitions', () => {
     pins.observe('fs', [readFile]);
     expect(pins.changeOf('other', { ...readFile, description: 'x' })).toBeUndefined();
     expect(pins.observe('other', [{ ...readFile, description: 'x' }]).size).toBe(0);
-    expect(pins.changeOf('fs', { ...readFile, description: 'x' })).toBe('description changed since you approved this tool');
+    expect(pins.changeOf('fs', { ...readFile, description: 'x' })).toBe('description changed');
   });
 
   it('persists across sessions in a 0600 file', () => {
@@ -52,7 +52,7 @@ describe('pinned tool definitions', () => {
     createFilePinStore(file).observe('fs', [readFile]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const later = createFilePinStore(file);
-    expect(later.changeOf('fs', { ...readFile, description: 'changed' })).toBe('description changed since you approved this tool');
+    expect(later.changeOf('fs', { ...readFile, description: 'changed' })).toBe('description changed');
     expect(readFileSync(file, 'utf8')).not.toContain('Read a file');
   });
 
