@@ -16,8 +16,9 @@ export interface SanitizeOptions {
   /**
    * `mark`: every invisible or direction-changing format character is shown as `<U+XXXX>`
    * (approval, CMD and name views, where hidden text would change what the user agrees to).
-   * `text`: only direction overrides and isolates are marked; joiners used by emoji and scripts
-   * stay, so ordinary prose renders normally.
+   * `text`: direction controls, zero-width spaces, BOMs, soft hyphens and tag characters are
+   * marked; the joiners and variation selectors emoji and scripts need (ZWJ, ZWNJ, VS16, a
+   * subdivision flag's tags) stay, so ordinary prose renders normally.
    */
   invisibles?: 'mark' | 'text';
 }
@@ -26,17 +27,28 @@ export interface SanitizeOptions {
 const CONTROL = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f';
 // Direction overrides/embeddings/isolates and marks: can reorder what a line appears to say.
 const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
-// Zero-width and other invisible format characters, BOM, soft hyphen, interlinear annotations.
-const INVISIBLE = '\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200d\\u2060-\\u2064\\u206a-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb';
-// Unicode tag characters (U+E0000–U+E007F) can smuggle invisible ASCII; variation selectors supplement.
-const ASTRAL_INVISIBLE = '\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}';
+// Invisible characters prose does not need and hidden text is made of (zero-width space, word
+// joiner, invisible operators, BOM, soft hyphen, fillers, interlinear annotations). Terminals also
+// disagree about their width, which throws a layout off: marked in every view.
+const HIDDEN = '\\u00ad\\u17b4\\u17b5\\u180e\\u200b\\u2060-\\u2064\\u206a-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
+// Joiners and selectors that scripts and emoji need: kept in prose, marked in strict views.
+const JOINERS = '\\u034f\\u115f\\u1160\\u180b-\\u180d\\u180f\\u200c\\u200d\\ufe00-\\ufe0f';
+// Unicode tag characters (U+E0000–U+E007F) can smuggle invisible ASCII.
+const TAGS = '\\u{e0000}-\\u{e007f}';
+// Ideographic variation selectors.
+const ASTRAL_JOINERS = '\\u{e0100}-\\u{e01ef}';
+const INVISIBLE = HIDDEN + JOINERS;
+const ASTRAL_INVISIBLE = TAGS + ASTRAL_JOINERS;
 
-const NEEDS_WORK_TEXT = new RegExp(`[${CONTROL}${BIDI}\\t\\r\\ud800-\\udfff]`, 'u');
+const NEEDS_WORK_TEXT = new RegExp(`[${CONTROL}${BIDI}${HIDDEN}\\t\\r\\ud800-\\udfff]|[${TAGS}]`, 'u');
 const NEEDS_WORK_MARK = new RegExp(`[${CONTROL}${BIDI}${INVISIBLE}\\t\\r\\n\\ud800-\\udfff]|[${ASTRAL_INVISIBLE}]`, 'u');
 
 const CONTROL_RE = new RegExp(`[${CONTROL}]`, 'u');
 const BIDI_RE = new RegExp(`[${BIDI}]`, 'u');
+const HIDDEN_RE = new RegExp(`[${HIDDEN}]|[${TAGS}]`, 'u');
 const INVISIBLE_RE = new RegExp(`[${INVISIBLE}]|[${ASTRAL_INVISIBLE}]`, 'u');
+// A subdivision flag (🏴 + tag letters + cancel tag, e.g. Scotland's) is the one honest use of tags.
+const FLAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/uy;
 
 function hex2(code: number): string {
   return code.toString(16).padStart(2, '0');
@@ -97,7 +109,17 @@ export function sanitize(text: string, options: SanitizeOptions = {}): string {
       column += 4;
       continue;
     }
-    if (BIDI_RE.test(char) || (invisibles === 'mark' && INVISIBLE_RE.test(char))) {
+    if (code === 0x1f3f4 && invisibles === 'text') {
+      FLAG_SEQUENCE.lastIndex = i - 1;
+      const flag = FLAG_SEQUENCE.exec(wellFormed);
+      if (flag) {
+        out += flag[0];
+        column += 2;
+        i += flag[0].length - 2;
+        continue;
+      }
+    }
+    if (BIDI_RE.test(char) || HIDDEN_RE.test(char) || (invisibles === 'mark' && INVISIBLE_RE.test(char))) {
       const marker = codePointMarker(code);
       out += marker;
       column += marker.length;

@@ -25,7 +25,14 @@ describe('sanitize', () => {
 
   it('marks bidi overrides everywhere and invisible characters in strict and label views', () => {
     expect(sanitize('abc\u202Eevil')).toBe('abc<U+202E>evil');
-    expect(sanitize('zero\u200Bwidth')).toBe('zero\u200Bwidth');
+    // Joiners stay in prose (emoji, scripts); zero-width spaces, BOMs and tags never hide there.
+    expect(sanitize('👩\u200D💻 \u2764\uFE0F')).toBe('👩\u200D💻 \u2764\uFE0F');
+    expect(sanitize('zero\u200Bwidth\uFEFF\u00AD')).toBe('zero<U+200B>width<U+FEFF><U+00AD>');
+    expect(sanitize('hidden\u{E0069}\u{E0067}')).toBe('hidden<U+E0069><U+E0067>');
+    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    expect(sanitize(`flag ${scotland} ok`)).toBe(`flag ${scotland} ok`);
+    expect(sanitize('\u{1F3F4}\u{E0067}no-cancel')).toBe('\u{1F3F4}<U+E0067>no-cancel');
+    expect(sanitizeStrict(`flag ${scotland}`)).toContain('<U+E0067>');
     expect(sanitizeStrict('zero\u200Bwidth\u00AD\uFEFF')).toBe('zero<U+200B>width<U+00AD><U+FEFF>');
     expect(sanitizeLabel('tag\u{E0041}')).toBe('tag<U+E0041>');
   });

@@ -1,0 +1,110 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ScriptedBroker } from '../../helpers/scripted-broker';
+import { keys, makeScratchHome, sleep, TerminalSession, writeHomeConfig } from '../../helpers/terminal';
+
+// Shared set-up for the security and fault tests that drive the built binary: a scratch home with
+// a config pointing at the scripted broker and the given MCP servers, and readers for what the app
+// left in its state directory.
+
+export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+export const HOSTILE_SERVER = path.join(FIXTURES, 'hostile-mcp-server.mjs');
+/** The approval keys are dead for 400 ms after a frame appears; wait a little longer. */
+export const FRAME_DELAY_MS = 600;
+
+export interface AppOptions {
+  broker: ScriptedBroker;
+  servers?: Record<string, unknown>;
+  /** Extra top-level config keys (merged over the defaults below). */
+  config?: Record<string, unknown>;
+  /** Extra mcp config keys (autoApprove, toolTimeoutMs, …). */
+  mcp?: Record<string, unknown>;
+  model?: Record<string, unknown>;
+  cols?: number;
+  rows?: number;
+  home?: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+}
+
+/** Writes the config into `home` (a new scratch home by default) and returns it. */
+export function prepareHome(options: Omit<AppOptions, 'cols' | 'rows' | 'args' | 'env'>): string {
+  const home = options.home ?? makeScratchHome('aish-sec-');
+  writeHomeConfig(home, {
+    models: { scripted: { baseUrl: options.broker.url, model: 'scripted', ...options.model } },
+    defaultModel: 'scripted',
+    builtin: false,
+    ...options.config,
+    mcp: { servers: options.servers ?? {}, ...options.mcp },
+  });
+  return home;
+}
+
+export function startApp(options: AppOptions): TerminalSession {
+  const home = prepareHome(options);
+  return new TerminalSession({ cols: options.cols ?? 120, rows: options.rows ?? 40, home, ...(options.args ? { args: options.args } : {}), ...(options.env ? { env: options.env } : {}) });
+}
+
+/** The hostile stdio server as a config entry. */
+export function hostileServer(env: Record<string, string> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [HOSTILE_SERVER], env };
+}
+
+/** Types a message one key at a time and sends it. */
+export async function ask(term: TerminalSession, text: string): Promise<void> {
+  await term.typeSlowly(text);
+  await term.waitFor(text);
+  term.write(keys.enter);
+}
+
+export function stateDir(home: string): string {
+  return path.join(home, '.local', 'state', 'aish');
+}
+
+export interface SessionRecord {
+  type: string;
+  message?: { role: string; content?: string; toolCalls?: Array<{ id: string; name: string; arguments: string }>; toolCallId?: string; finishReason?: string; isError?: boolean };
+  [key: string]: unknown;
+}
+
+/** The records of the only (or newest) session log in `home`. */
+export function sessionRecords(home: string): SessionRecord[] {
+  const dir = path.join(stateDir(home), 'sessions');
+  if (!existsSync(dir)) return [];
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => path.join(dir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (files.length === 0) return [];
+  return readFileSync(files[0]!, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as SessionRecord);
+}
+
+/** The messages of the newest session log, in order. */
+export function sessionMessages(home: string): NonNullable<SessionRecord['message']>[] {
+  return sessionRecords(home).flatMap((record) => (record.type === 'message' && record.message ? [record.message] : []));
+}
+
+/** Every file under `dir` with its permission bits. */
+export function filesWithModes(dir: string): Array<{ file: string; mode: number }> {
+  const out: Array<{ file: string; mode: number }> = [];
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesWithModes(file));
+    else out.push({ file, mode: statSync(file).mode & 0o777 });
+  }
+  return out;
+}
+
+/** Waits until `probe` holds, polling. */
+export async function until(probe: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}

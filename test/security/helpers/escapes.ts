@@ -1,0 +1,47 @@
+/**
+ * What aish-tui itself writes to the terminal, as an allow-list. Anything else that reaches the
+ * terminal raw (an escape sequence, a C0/C1 control, DEL, a bidi control) came from untrusted text
+ * that slipped past the sanitizer.
+ */
+const OURS: RegExp[] = [
+  // SGR: colours and attributes (Ink/chalk and the screen writer's resets).
+  /^\x1b\[[0-9;:]*m/,
+  // Cursor position (the screen writer addresses every row absolutely).
+  /^\x1b\[[0-9]*(;[0-9]*)?H/,
+  // Erase in line (to the right, whole line) and erase the whole screen.
+  /^\x1b\[[02]?K/,
+  /^\x1b\[2J/,
+  // Cursor hide/show, alternate screen, bracketed paste mode, synchronized output.
+  /^\x1b\[\?(25|1049|2004|2026)[hl]/,
+];
+
+/** Every ESC in `raw` that does not start one of our sequences, with what follows it. */
+export function foreignEscapes(raw: string): string[] {
+  const found: string[] = [];
+  for (let index = raw.indexOf('\x1b'); index !== -1; index = raw.indexOf('\x1b', index + 1)) {
+    const rest = raw.slice(index, index + 24);
+    if (!OURS.some((pattern) => pattern.test(rest))) found.push(JSON.stringify(rest));
+  }
+  return found;
+}
+
+/**
+ * Controls that must never reach the terminal raw: C0 except ESC (checked above) and line ends,
+ * DEL, C1 (8-bit CSI/OSC/DCS/ST…), and bidi controls that reorder what a line appears to say.
+ */
+const RAW_CONTROL = /[\x00-\x09\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Each raw control character found, as `U+XXXX` with a little context. */
+export function rawControls(raw: string): string[] {
+  const found: string[] = [];
+  for (const match of raw.matchAll(RAW_CONTROL)) {
+    const at = match.index;
+    found.push(`U+${match[0].charCodeAt(0).toString(16).padStart(4, '0')} in ${JSON.stringify(raw.slice(Math.max(0, at - 12), at + 12))}`);
+  }
+  return found;
+}
+
+/** A lone CR (one not followed by LF) moves the cursor to the start of the line: never ours. */
+export function loneCarriageReturns(raw: string): number {
+  return (raw.match(/\r(?!\n)/g) ?? []).length;
+}
