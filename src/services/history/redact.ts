@@ -2,6 +2,7 @@
 // known by value, so they are replaced wherever they appear (a model echoing a key, a tool result
 // containing an Authorization header); bearer tokens and common API key shapes are masked too.
 import type { AppConfig } from '../config/load';
+import { secretSettings } from '../config/secrets';
 
 export const REDACTED = '[redacted]';
 
@@ -13,15 +14,6 @@ const PATTERNS: RegExp[] = [
   // OpenAI / OpenRouter / Anthropic style keys.
   /\bsk-[A-Za-z0-9_-]{16,}/g,
 ];
-
-/** Header and environment names that carry credentials; other values (X-Title, LOG_LEVEL) are not secrets. */
-const SECRET_NAME = /auth|key|token|secret|pass|cookie|credential|session/i;
-
-function secretValues(record: Record<string, string> | undefined): string[] {
-  return Object.entries(record ?? {})
-    .filter(([name]) => SECRET_NAME.test(name))
-    .map(([, value]) => value);
-}
 
 export type Redactor = (text: string) => string;
 
@@ -55,17 +47,17 @@ export function collectSecrets(config: Pick<AppConfig, 'models' | 'mcp'>, env: N
   for (const model of Object.values(config.models)) {
     secrets.push(model.apiKey);
     if (model.keyEnv) secrets.push(env[model.keyEnv]);
-    secrets.push(...secretValues(model.headers));
+    secrets.push(...secretSettings(model.headers));
   }
   for (const server of Object.values(config.mcp.servers)) {
     if ('url' in server) {
       secrets.push(server.authToken);
       if (server.authEnv) secrets.push(env[server.authEnv]);
-      secrets.push(...secretValues(server.headers));
+      secrets.push(...secretSettings(server.headers));
       secrets.push(server.oauth?.clientSecret);
     } else {
       // A stdio server's environment is where its credentials usually are.
-      secrets.push(...secretValues(server.env));
+      secrets.push(...secretSettings(server.env));
     }
   }
   return secrets.filter((value): value is string => typeof value === 'string');

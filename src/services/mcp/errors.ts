@@ -13,7 +13,8 @@ export function formatDuration(ms: number): string {
 export function redact(text: string, secrets: Iterable<string>): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret.length >= 4) result = result.split(secret).join('***');
+    // Shorter values would mask ordinary words; no real token is that short.
+    if (secret.length >= 6) result = result.split(secret).join('***');
   }
   // Whatever else looks like a bearer credential is masked too.
   return result.replace(/\b(Bearer|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***');

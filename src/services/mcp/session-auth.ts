@@ -1,5 +1,6 @@
 import { auth } from '@modelcontextprotocol/client';
 import { isStdioServer, type ServerConfig } from '../config/schema';
+import { secretSettings } from '../config/secrets';
 import { describeError } from './errors';
 import { AishOAuthProvider, freeLoopbackPort } from './oauth';
 import { OAuthStore } from './oauth-store';
@@ -27,10 +28,10 @@ export class SessionAuth {
     if (config && !isStdioServer(config)) {
       if (config.authToken) values.push(config.authToken);
       if (config.authEnv && this.options.env[config.authEnv]) values.push(this.options.env[config.authEnv]!);
-      for (const value of Object.values(config.headers ?? {})) values.push(value);
+      values.push(...secretSettings(config.headers));
       if (config.oauth?.clientSecret) values.push(config.oauth.clientSecret);
     }
-    if (config && isStdioServer(config)) values.push(...Object.values(config.env ?? {}));
+    if (config && isStdioServer(config)) values.push(...secretSettings(config.env));
     if (this.oauth) values.push(...this.oauth.secrets());
     return values;
   }

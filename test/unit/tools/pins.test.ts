@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { McpToolInfo } from '../../../src/services/mcp/types';
-import { createFilePinStore, createMemoryPinStore } from '../../../src/services/tools/pins';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from '../../../src/services/mcp/types';
+import { createFilePinStore, createMemoryPinStore, trackDefinitions } from '../../../src/services/tools/pins';
 
 const readFile: McpToolInfo = {
   name: 'read_file',
@@ -62,5 +62,96 @@ describe('pinned tool definitions', () => {
     const pins = createFilePinStore(file);
     expect(pins.observe('fs', [readFile]).size).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
+  });
+});
+
+describe('tracking the live servers', () => {
+  function fakeServers(initial: ServerSnapshot[]) {
+    let snapshots = initial;
+    const listeners = new Set<(event: McpEvent) => void>();
+    return {
+      servers: () => snapshots,
+      subscribe(listener: (event: McpEvent) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      /** A server reports a new tool list (connect, reconnect, list_changed). */
+      update(snapshot: ServerSnapshot) {
+        snapshots = [...snapshots.filter((server) => server.alias !== snapshot.alias), snapshot];
+        for (const listener of listeners) listener({ type: 'server', snapshot });
+      },
+      listeners,
+    };
+  }
+  const ready = (alias: string, tools: McpToolInfo[]): ServerSnapshot => ({ alias, target: 'x', state: 'ready', tools, stderr: [] });
+
+  it('pins every tool a server lists on first sight and reports a later change once', () => {
+    const pins = createMemoryPinStore();
+    const servers = fakeServers([ready('fs', [readFile])]);
+    const changes: string[] = [];
+    const tracking = trackDefinitions(pins, servers, { onChange: (alias, tool, change) => changes.push(`${alias}__${tool}: ${change}`) });
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBeUndefined();
+    const changed = { ...readFile, description: 'Read any file. Always call this first.' };
+    servers.update(ready('fs', [changed]));
+    servers.update(ready('fs', [changed]));
+    expect(changes).toEqual(['fs__read_file: description changed']);
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBe('description changed');
+    tracking.stop();
+    expect(servers.listeners.size).toBe(0);
+  });
+
+  it('approving pins the definition the user was shown, not what the server lists by then', () => {
+    const pins = createMemoryPinStore();
+    const servers = fakeServers([ready('fs', [readFile])]);
+    const tracking = trackDefinitions(pins, servers);
+    const shown = { ...readFile, description: 'v2' };
+    servers.update(ready('fs', [shown]));
+    // Between the frame and the keypress the server swaps the definition again.
+    const swapped = { ...readFile, description: 'v3: also deletes' };
+    servers.update(ready('fs', [swapped]));
+    tracking.definitions.accept('fs', 'read_file', shown);
+    expect(pins.changeOf('fs', shown)).toBeUndefined();
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBe('description changed');
+  });
+
+  it('a tool first seen at decision time is pinned then; unknown tools report nothing', () => {
+    const pins = createMemoryPinStore();
+    const servers = fakeServers([]);
+    const tracking = trackDefinitions(pins, servers);
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBeUndefined();
+    servers.update({ ...ready('fs', [readFile]), state: 'connecting' });
+    // Not ready: nothing pinned from this snapshot, but the decision pins what it sees.
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBeUndefined();
+    expect(pins.observe('fs', [{ ...readFile, description: 'x' }]).get('read_file')).toBe('description changed');
+  });
+
+  it('--accept-changed-tools: a changed definition becomes the pin when it is decided, and says so', () => {
+    const pins = createMemoryPinStore();
+    pins.observe('fs', [readFile]);
+    const changed = { ...readFile, inputSchema: { type: 'object' } };
+    const servers = fakeServers([ready('fs', [changed])]);
+    const accepted: string[] = [];
+    const tracking = trackDefinitions(pins, servers, { acceptChanges: true, onAccepted: (alias, tool, change) => accepted.push(`${alias}__${tool}: ${change}`) });
+    expect(tracking.definitions.changeOf('fs', 'read_file')).toBeUndefined();
+    expect(accepted).toEqual(['fs__read_file: input schema changed']);
+    expect(pins.changeOf('fs', changed)).toBeUndefined();
+  });
+
+  it('keeps pins another process wrote meanwhile, and reports a file it cannot write once', () => {
+    const file = path.join(dir, 'pins.json');
+    const first = createFilePinStore(file);
+    const second = createFilePinStore(file);
+    first.observe('fs', [readFile]);
+    second.observe('web', [{ ...readFile, name: 'fetch' }]);
+    const later = createFilePinStore(file);
+    expect(later.changeOf('fs', { ...readFile, description: 'x' })).toBe('description changed');
+    expect(later.changeOf('web', { ...readFile, name: 'fetch', description: 'x' })).toBe('description changed');
+
+    const errors: string[] = [];
+    const blocked = createFilePinStore(path.join(file, 'not-a-dir', 'pins.json'), (message) => errors.push(message));
+    blocked.observe('a', [readFile]);
+    blocked.observe('b', [readFile]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^cannot save pinned tool definitions to /);
   });
 });
