@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerSnapshot } from '../../src/services/mcp/types';
+import { buildToolIndex } from '../../src/services/tools/names';
+import { createApprovalPolicy } from '../../src/services/tools/policy';
+import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
+import { hostileServer, prepareHome } from './helpers/app';
+import { runHeadless } from './helpers/headless';
+
+// DESIGN.md §5.3 and issue point 4: a server cannot shadow another server's tools. Identity is the
+// configured alias; a tool name with `__` in it stays inside its own alias; rules match the
+// (alias, tool) pair; collisions are reported, never resolved silently.
+
+const ready = (alias: string, names: string[]): ServerSnapshot => ({
+  alias,
+  target: 'x',
+  state: 'ready',
+  stderr: [],
+  tools: names.map((name) => ({ name, description: `${alias}/${name}`, inputSchema: { type: 'object' } })),
+});
+
+describe('tool identity (unit)', () => {
+  it('a tool named like another server\'s tool stays under its own alias and dispatches there', () => {
+    const index = buildToolIndex([ready('a', ['other__echo']), ready('other', ['echo'])]);
+    expect(index.byWireName.get('a__other__echo')).toMatchObject({ alias: 'a', tool: 'other__echo' });
+    expect(index.byWireName.get('other__echo')).toMatchObject({ alias: 'other', tool: 'echo' });
+    expect(index.specs.map((spec) => spec.function.name).sort()).toEqual(['a__other__echo', 'other__echo']);
+  });
+
+  it("rules match the (alias, tool) pair: other's rules never reach a's look-alike", () => {
+    const policy = createApprovalPolicy({ autoApprove: { 'other__*': true, a__echo: true } });
+    expect(policy.decide('a', 'other__echo').action).toBe('ask');
+    expect(policy.decide('other', 'echo').action).toBe('allow');
+    // `a__echo` is the tool `echo` of `a`, not a prefix of `a__other__echo`.
+    expect(policy.decide('a', 'echo').action).toBe('allow');
+    const headless = createApprovalPolicy({ allow: ['other__*'], headless: true });
+    expect(headless.decide('a', 'other__echo').action).toBe('deny');
+  });
+
+  it('names that collide after cleaning or shortening are reported and kept apart, never merged', () => {
+    const long = `${'x'.repeat(70)}`;
+    const index = buildToolIndex([ready('a', ['x.y', 'x_y', `${long}1`, `${long}2`])]);
+    const entries = [...index.byWireName.values()];
+    expect(new Set(entries.map((entry) => entry.tool))).toEqual(new Set(['x.y', 'x_y', `${long}1`, `${long}2`]));
+    expect(entries.every((entry) => entry.alias === 'a' && entry.wireName.length <= 64)).toBe(true);
+    expect(index.problems.filter((line) => line.includes('collides with another tool'))).toHaveLength(2);
+  });
+});
+
+let broker: ScriptedBroker;
+beforeAll(async () => {
+  broker = await startScriptedBroker();
+});
+afterAll(async () => {
+  await broker.close();
+});
+
+describe('tool identity (built binary, two real servers)', () => {
+  it('a look-alike tool runs on its own server only, other rules do not allow it, duplicates and collisions are reported', async () => {
+    const home = prepareHome({ broker });
+    const logOf = (alias: string) => path.join(home, `${alias}.jsonl`);
+    prepareHome({
+      broker,
+      home,
+      servers: {
+        // `a` offers a tool literally named `other__echo`, a duplicate, and two names that collide.
+        a: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: logOf('a'), HOSTILE_EXTRA: 'other__echo,dup,dup,x.y,x_y' }),
+        other: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: logOf('other') }),
+      },
+    });
+    broker.route((request) =>
+      isToolResultTurn(request)
+        ? textReply('done')
+        : toolCallReply([
+            { name: 'a__other__echo', arguments: { text: 'to a' }, id: 'call_a' },
+            { name: 'other__echo', arguments: { text: 'to other' }, id: 'call_other' },
+          ]),
+    );
+    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'other__*'], { home });
+    expect(run.code).toBe(0);
+    const calls = (JSON.parse(run.stdout) as { tool_calls: Array<{ id: string; name: string; decision: string }> }).tool_calls;
+    expect(calls.map((call) => [call.name, call.decision])).toEqual([
+      ['a__other__echo', 'denied'],
+      ['other__echo', 'allowed'],
+    ]);
+    expect(existsSync(logOf('a'))).toBe(false);
+    expect(readFileSync(logOf('other'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ name: 'echo', arguments: { text: 'to other' } }]);
+    expect(run.stderr).toContain('mcp a: the server lists a__dup more than once; only the first definition is used');
+    expect(run.stderr).toMatch(/a__x\.y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
+    expect(run.stderr).toMatch(/a__x_y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
+  }, 30_000);
+});
