@@ -66,6 +66,10 @@ export interface ReceivedRequest {
   rawBody: string;
   /** True once the client closed the connection before the response was complete. */
   disconnected: boolean;
+  /** performance.now() in this process when the request body had arrived (benchmarks time with it). */
+  receivedAt: number;
+  /** performance.now() when the response's last byte was handed to the socket; undefined until then. */
+  respondedAt?: number;
 }
 
 /** The parts of a chat-completions request tests look at; anything else is kept too. */
@@ -219,6 +223,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
         body,
         rawBody,
         disconnected: false,
+        receivedAt: performance.now(),
       };
       requests.push(request);
       options.onRequest?.(request);
@@ -242,7 +247,12 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
       } else {
         script = { kind: 'body', status: 404, body: JSON.stringify({ error: { message: `not found: ${request.path}` } }) };
       }
-      respond(script, req, res, gone.signal).catch(() => res.destroy());
+      respond(script, req, res, gone.signal).then(
+        () => {
+          request.respondedAt = performance.now();
+        },
+        () => res.destroy(),
+      );
     });
   });
 

@@ -1,0 +1,91 @@
+/**
+ * Start-up: spawn -> the input box on screen, with CPU time and RSS of the process at that moment;
+ * the same for a minimal Ink app (first paint) and `node -e ""` (exit), and `aish-tui --version`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brokerConfig, scratchHome } from '../fixtures';
+import { CLI, inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext } from '../lib/app';
+import { BenchTerminal } from '../lib/terminal';
+
+export const NODE_BASELINE = 'node -e ""';
+export const INK_BASELINE = 'minimal Ink app';
+export const VERSION = 'aish-tui --version';
+export const STARTUP = 'aish-tui start-up';
+
+const GNU_TIME = '/usr/bin/time';
+
+/**
+ * Wall time from spawn to exit, and CPU time and peak RSS from the kernel's accounting of the
+ * finished child (GNU time reads them from wait4). Without GNU time only the wall time is known.
+ */
+async function timeToExit(command: string, args: string[], env: Record<string, string>): Promise<{ ms: number; cpuSeconds?: number; peakRssBytes?: number }> {
+  const useTime = existsSync(GNU_TIME);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aish-bench-time-'));
+  const report = path.join(dir, 'time.txt');
+  try {
+    const start = performance.now();
+    const child = useTime ? spawn(GNU_TIME, ['-f', '%U %S %M', '-o', report, command, ...args], { env, stdio: 'ignore' }) : spawn(command, args, { env, stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    const ms = performance.now() - start;
+    if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+    if (!useTime) return { ms };
+    const [user, system, maxKib] = readFileSync(report, 'utf8').trim().split(/\s+/).map(Number);
+    return { ms, cpuSeconds: user! + system!, peakRssBytes: maxKib! * 1024 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function startupScenario(ctx: BenchContext): Promise<void> {
+  const { results } = ctx;
+  for (let run = 1; run <= ctx.runs; run++) {
+    ctx.log(`start-up run ${run}/${ctx.runs}`);
+    // The subjects take turns in every run, so a noisy moment hits all of them alike.
+    const home = scratchHome(brokerConfig(ctx.broker.url));
+    try {
+      const node = await timeToExit(process.execPath, ['-e', ''], home.env);
+      results.add(NODE_BASELINE, 'spawn to exit', 'ms', node.ms);
+      results.add(NODE_BASELINE, 'CPU', 's', node.cpuSeconds);
+      results.add(NODE_BASELINE, 'peak RSS', 'MB', node.peakRssBytes === undefined ? undefined : node.peakRssBytes / MB);
+
+      const version = await timeToExit(process.execPath, [CLI, '--version'], home.env);
+      results.add(VERSION, 'spawn to exit', 'ms', version.ms);
+      results.add(VERSION, 'CPU', 's', version.cpuSeconds);
+      results.add(VERSION, 'peak RSS', 'MB', version.peakRssBytes === undefined ? undefined : version.peakRssBytes / MB);
+
+      const ink = new BenchTerminal(process.execPath, [path.join(ROOT, 'bench', 'minimal-ink.mjs')], {
+        cols: ctx.cols,
+        rows: ctx.rows,
+        env: { ...home.env, NODE_ENV: 'production' },
+        cwd: home.home,
+      });
+      try {
+        const painted = await ink.waitFor(screenHas('minimal Ink app ready'), 10_000, 'the minimal Ink app');
+        results.add(INK_BASELINE, 'spawn to first paint', 'ms', painted.at - ink.startedAt);
+        results.add(INK_BASELINE, 'CPU at paint', 's', painted.sample?.cpuSeconds);
+        results.add(INK_BASELINE, 'RSS at paint', 'MB', painted.sample && painted.sample.rssBytes / MB);
+      } finally {
+        await ink.close('q');
+      }
+
+      const app = spawnApp(ctx, home);
+      try {
+        const ready = await app.waitFor(inputBoxVisible, 10_000, 'the input box');
+        results.add(STARTUP, 'spawn to input box', 'ms', ready.at - app.startedAt);
+        results.add(STARTUP, 'CPU at input box', 's', ready.sample?.cpuSeconds);
+        results.add(STARTUP, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
+        results.add(STARTUP, 'bytes of first frame', 'KiB', ready.bytes / 1024);
+      } finally {
+        await app.close(keys.ctrlD);
+      }
+    } finally {
+      home.dispose();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/** The targets of the performance work, checked against the medians of a run. */
+import { Results, format, type Unit } from './lib/results';
+import { mcpLabel } from './scenarios/mcp-start';
+import { INK_BASELINE, STARTUP } from './scenarios/startup';
+import { ECHO, streamLabel } from './scenarios/stream';
+import { TOOLS_TUI } from './scenarios/tools';
+
+export interface TargetResult {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+interface Target {
+  target: string;
+  unit: Unit;
+  limit: number;
+  /** The measured value (a median, or a ratio of medians), and how it was derived. */
+  measure: (results: Results) => { value: number; detail?: string };
+}
+
+const m = (results: Results, scenario: string, metric: string) => results.median(scenario, metric);
+
+function ratio(results: Results, scenario: string, baseline: string, metric: string, unit: Unit, baselineMetric = metric): { value: number; detail: string } {
+  const value = m(results, scenario, metric);
+  const base = m(results, baseline, baselineMetric);
+  return { value: value / base, detail: `${format(value, unit)} / ${format(base, unit)} ${unit}` };
+}
+
+const full = (long: boolean) => streamLabel('full', long);
+const slow = (long: boolean) => streamLabel(200, long);
+
+export const TARGETS: Target[] = [
+  { target: 'start-up to input box <= 0.5 s', unit: 'ms', limit: 500, measure: (r) => ({ value: m(r, STARTUP, 'spawn to input box') }) },
+  {
+    target: 'start-up <= 1.1x the minimal Ink app',
+    unit: 'x',
+    limit: 1.1,
+    measure: (r) => ratio(r, STARTUP, INK_BASELINE, 'spawn to input box', 'ms', 'spawn to first paint'),
+  },
+  { target: 'RSS at ready <= 120 MB', unit: 'MB', limit: 120, measure: (r) => ({ value: m(r, STARTUP, 'RSS at input box') }) },
+  { target: '2,000 tokens at full speed: CPU <= 0.4 s', unit: 's', limit: 0.4, measure: (r) => ({ value: m(r, full(false), 'CPU') }) },
+  { target: '2,000 tokens at full speed: <= 40 KiB to the terminal', unit: 'KiB', limit: 40, measure: (r) => ({ value: m(r, full(false), 'bytes to the terminal') }) },
+  {
+    target: "2,000 tokens at full speed: last token <= 0.3 s after the server's last byte",
+    unit: 'ms',
+    limit: 300,
+    measure: (r) => ({ value: m(r, full(false), "last token after server's last byte") }),
+  },
+  { target: '200 tokens/s: <= 15% of one core', unit: '%', limit: 15, measure: (r) => ({ value: m(r, slow(false), 'CPU of one core while streaming') }) },
+  { target: 'long session, full speed: CPU <= 1.2x empty', unit: 'x', limit: 1.2, measure: (r) => ratio(r, full(true), full(false), 'CPU', 's') },
+  { target: 'long session, full speed: bytes <= 1.2x empty', unit: 'x', limit: 1.2, measure: (r) => ratio(r, full(true), full(false), 'bytes to the terminal', 'KiB') },
+  { target: 'long session, 200 tokens/s: CPU <= 1.2x empty', unit: 'x', limit: 1.2, measure: (r) => ratio(r, slow(true), slow(false), 'CPU', 's') },
+  { target: 'long session, 200 tokens/s: bytes <= 1.2x empty', unit: 'x', limit: 1.2, measure: (r) => ratio(r, slow(true), slow(false), 'bytes to the terminal', 'KiB') },
+  { target: 'keystroke echo p95 <= 16 ms while streaming', unit: 'ms', limit: 16, measure: (r) => ({ value: m(r, ECHO, 'echo p95') }) },
+  { target: 'tool loop overhead <= 5 ms per call', unit: 'ms', limit: 5, measure: (r) => ({ value: m(r, TOOLS_TUI, 'overhead per call (mean)') }) },
+  {
+    target: '5 slow MCP servers ready <= 1.3x the slowest single one',
+    unit: 'x',
+    limit: 1.3,
+    measure: (r) => ratio(r, mcpLabel(5), mcpLabel(1), 'spawn to all servers ready', 'ms'),
+  },
+  {
+    target: 'first frame unaffected by 5 slow MCP servers (<= 1.1x no servers)',
+    unit: 'x',
+    limit: 1.1,
+    measure: (r) => ratio(r, mcpLabel(5), mcpLabel(0), 'spawn to first frame', 'ms'),
+  },
+];
+
+export function checkTargets(results: Results): TargetResult[] {
+  return TARGETS.map((target) => {
+    const { value, detail } = target.measure(results);
+    if (!Number.isFinite(value)) return { target: target.target, measured: 'not measured', met: undefined };
+    const shown = `${format(value, target.unit)} ${target.unit === 'x' ? 'x' : target.unit}${detail ? ` (${detail})` : ''}`;
+    return { target: target.target, measured: shown, met: value <= target.limit };
+  });
+}
