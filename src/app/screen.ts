@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import stringWidth from 'string-width';
 
 /**
  * Our own frame writer for the full-screen UI.
@@ -18,6 +17,7 @@ const SYNC_END = '\x1b[?2026l';
 const HIDE_CURSOR = '\x1b[?25l';
 const RESET = '\x1b[0m';
 const ERASE_LINE_RIGHT = '\x1b[K';
+const ESC = '\x1b';
 const ERASE_LINE = '\x1b[2K';
 const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
@@ -42,7 +42,6 @@ export class ScreenWriter {
 
   render(frame: string): void {
     const rows = this.target.rows || 24;
-    const columns = this.target.columns || 80;
     const lines = frame.split('\n');
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     if (lines.length > rows) lines.length = rows;
@@ -52,12 +51,16 @@ export class ScreenWriter {
       out += HIDE_CURSOR + RESET + '\x1b[2J';
       this.previous = [];
     }
+    // A changed row is erased first, then written: erasing after it would need its width (a
+    // full-width row leaves the cursor on its last cell, which an erase would delete), and
+    // measuring every row's width costs more than the rest of the frame. Erasing uses the current
+    // background, so a reset goes first when the row written before may have left a style open.
+    let styled = this.fullRepaint;
     for (let row = 0; row < lines.length; row++) {
       const line = lines[row] ?? '';
       if (!this.fullRepaint && this.previous[row] === line) continue;
-      out += `\x1b[${row + 1};1H${line}`;
-      // Erasing the rest of a full-width line would delete its last cell (the cursor sits on it).
-      if (stringWidth(line) < columns) out += RESET + ERASE_LINE_RIGHT;
+      out += `\x1b[${row + 1};1H${styled ? RESET : ''}${ERASE_LINE_RIGHT}${line}`;
+      styled = line.includes(ESC);
     }
     for (let row = lines.length; row < this.previous.length && row < rows; row++) {
       out += `\x1b[${row + 1};1H${RESET}${ERASE_LINE}`;
@@ -100,7 +103,7 @@ export class FrameSink extends EventEmitter {
 
   write(data: string | Uint8Array): boolean {
     const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
-    if (text.replace(ESCAPE_SEQUENCE, '').trim().length === 0 && !text.includes('\n')) return true;
+    if (!text.includes('\n') && text.replace(ESCAPE_SEQUENCE, '').trim().length === 0) return true;
     this.onFrame(text);
     return true;
   }

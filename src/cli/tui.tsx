@@ -9,9 +9,10 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
+  const [{ render }, { installFastInkOutput }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
     await Promise.all([
       import('ink'),
+      import('../app/inkOutput'),
       import('../app/App'),
       import('../app/StoreContext'),
       import('../state/store'),
@@ -27,6 +28,8 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
     const value = savedCi[index];
     if (value !== undefined) process.env[name] = value;
   });
+  // Frames are composed row by row from the last frame's rows (see app/inkOutput.ts).
+  installFastInkOutput();
 
   const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
   const history = InputHistory.forStateDir(config.paths.stateDir).load();

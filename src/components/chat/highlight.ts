@@ -1,12 +1,13 @@
 import type { createLowlight } from 'lowlight';
+import { GRAMMARS, grammarFor, grammarsFor, type GrammarName } from './grammars';
 import { mergeStyles, type CodePalette, type Style } from './style';
 import type { Span } from './text';
 
 /**
  * Syntax highlighting through lowlight (highlight.js grammars), loaded on the first code block so
- * start-up never pays for it. Until it has loaded, code is drawn plain; when it arrives the
- * generation number changes, the transcript re-lays out only the items that contain code, and
- * views subscribed here re-render.
+ * start-up never pays for it, and one grammar at a time (see grammars.ts): a block in a language
+ * not loaded yet is drawn plain; when its grammar arrives the generation number changes, the
+ * transcript re-lays out only the items that were waiting, and views subscribed here re-render.
  */
 
 type Lowlight = ReturnType<typeof createLowlight>;
@@ -23,34 +24,60 @@ interface HastElement {
 type HastNode = HastText | HastElement | { type: string; children?: HastNode[] };
 
 let lowlight: Lowlight | undefined;
-let loading: Promise<void> | undefined;
+let core: Promise<Lowlight> | undefined;
+const grammarLoads = new Map<GrammarName, Promise<void>>();
+const failedGrammars = new Set<GrammarName>();
+let pending = 0;
 let generation = 0;
 const listeners = new Set<() => void>();
 
-/** Starts loading the highlighter (once); resolves when it is ready or failed to load. */
-export function loadHighlighter(): Promise<void> {
-  loading ??= import('lowlight')
-    .then(({ createLowlight, common }) => {
-      lowlight = createLowlight(common);
+function loadCore(): Promise<Lowlight> {
+  core ??= import('./lowlight').then(({ createLowlight }) => (lowlight = createLowlight()));
+  return core;
+}
+
+/** Loads one grammar and those it embeds (once); resolves when ready or failed. */
+function loadGrammar(name: GrammarName): Promise<void> {
+  let load = grammarLoads.get(name);
+  if (load) return load;
+  pending++;
+  const names = grammarsFor(name);
+  load = Promise.all([loadCore(), ...names.map((each) => GRAMMARS[each].load())])
+    .then(([highlighter, ...modules]) => {
+      names.forEach((each, index) => {
+        if (!highlighter.registered(each)) highlighter.register(each, modules[index]!.default);
+      });
     })
     .catch(() => {
-      // Without grammars code stays plain; nothing else depends on it.
+      // Without its grammar the code stays plain; nothing else depends on it.
+      failedGrammars.add(name);
     })
     .finally(() => {
+      pending--;
       generation++;
       for (const listener of listeners) listener();
     });
-  return loading;
+  grammarLoads.set(name, load);
+  return load;
 }
 
-/** `idle` until the first code block with a language asks for it. */
+/**
+ * Loads the grammars for `languages` (names or aliases), or every grammar when none are given;
+ * resolves when they are ready or failed to load.
+ */
+export async function loadHighlighter(languages?: readonly string[]): Promise<void> {
+  const names = languages ? languages.map((language) => grammarFor(language.toLowerCase())).filter((name) => name !== undefined) : (Object.keys(GRAMMARS) as GrammarName[]);
+  await Promise.all(names.map(loadGrammar));
+}
+
+/** `idle` until the first code block with a known language asks for a grammar. */
 export function highlighterState(): 'idle' | 'loading' | 'ready' | 'failed' {
+  if (pending > 0) return 'loading';
   if (lowlight) return 'ready';
-  if (!loading) return 'idle';
-  return generation > 0 ? 'failed' : 'loading';
+  return grammarLoads.size === 0 ? 'idle' : 'failed';
 }
 
-/** Changes once, when the highlighter has loaded (or failed to). */
+/** Changes whenever a grammar has loaded (or failed to). */
 export function highlighterGeneration(): number {
   return generation;
 }
@@ -98,21 +125,22 @@ export interface HighlightResult {
 }
 
 /**
- * Highlights one code block. Unknown or missing languages stay plain; while the highlighter is
- * still loading the block is plain and `waiting` is set (loading is started here on first use).
+ * Highlights one code block. Unknown or missing languages stay plain; while its grammar is still
+ * loading the block is plain and `waiting` is set (loading is started here on first use).
  */
 export function highlightCode(code: string, info: string | undefined, palette: CodePalette): HighlightResult {
   const plain = { spans: [{ text: code }], highlighted: false, waiting: false };
   const language = languageOf(info);
   if (!language || Object.keys(palette).length === 0) return plain;
-  if (!lowlight) {
-    if (!loading) void loadHighlighter();
-    // A failed load leaves `lowlight` unset but `generation` moved on: then there is nothing to wait for.
-    return { ...plain, waiting: generation === 0 };
+  const grammar = grammarFor(language);
+  if (!grammar) return plain;
+  if (!lowlight?.registered(grammar)) {
+    if (failedGrammars.has(grammar)) return plain;
+    void loadGrammar(grammar);
+    return { ...plain, waiting: true };
   }
-  if (!lowlight.registered(language)) return plain;
   try {
-    const tree = lowlight.highlight(language, code) as unknown as HastNode;
+    const tree = lowlight.highlight(grammar, code) as unknown as HastNode;
     const spans: Span[] = [];
     flatten(tree, undefined, palette, spans);
     return { spans, highlighted: true, waiting: false };

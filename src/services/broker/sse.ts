@@ -1,8 +1,8 @@
-import { EventSourceParserStream, type ParseError } from 'eventsource-parser/stream';
+import { createParser } from 'eventsource-parser';
 import type { SseMessage } from './accumulator';
 
 /**
- * Response body bytes -> SSE messages: a byte monitor (activity for the idle timer, a size cap),
+ * Response body bytes -> SSE messages: a byte count (activity for the idle timer, a size cap),
  * a streaming UTF-8 decoder (a character split across reads is held until complete), then
  * eventsource-parser, which handles CRLF, `data:` without a space, comments and keep-alives.
  */
@@ -26,37 +26,6 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
-function monitor(options: SseOptions): TransformStream<Uint8Array, Uint8Array> {
-  const limit = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let total = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      total += chunk.byteLength;
-      options.onBytes?.(chunk.byteLength);
-      if (total > limit) {
-        controller.error(new ResponseTooLargeError(limit, 'the response'));
-        return;
-      }
-      controller.enqueue(chunk);
-    },
-  });
-}
-
-/**
- * A body that ends without the final blank line (or without any line end) still carries its last
- * event; the SSE spec would drop it, a user would not want to. A blank line at the end completes it.
- */
-function terminateLastEvent(): TransformStream<string, string> {
-  return new TransformStream({
-    transform(chunk, controller) {
-      controller.enqueue(chunk);
-    },
-    flush(controller) {
-      controller.enqueue('\n\n');
-    },
-  });
-}
-
 /**
  * The parsed stream, plus what eventsource-parser reports outside it: older llama.cpp servers send
  * a failure during streaming as an `error: {...}` line, a field the SSE spec ignores and the parser
@@ -72,21 +41,51 @@ export interface SseSource {
 
 export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions = {}): SseSource {
   const fieldErrors: string[] = [];
-  const maxEventChars = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
-  const messages = body
-    .pipeThrough(monitor(options))
-    // The DOM typings want ArrayBuffer-backed chunks; fetch bodies are typed ArrayBufferLike.
-    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .pipeThrough(terminateLastEvent())
-    .pipeThrough(
-      new EventSourceParserStream({
-        maxBufferSize: maxEventChars,
-        onError(error: Error) {
-          const parse = error as ParseError;
-          if (parse.type === 'unknown-field' && parse.field === 'error' && parse.value !== undefined) fieldErrors.push(parse.value);
-        },
-      }),
-    );
+  const limit = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parsed: SseMessage[] = [];
+  let failure: Error | undefined;
+  const parser = createParser({
+    maxBufferSize: options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS,
+    onEvent: (event) => parsed.push(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+    onError(error) {
+      if (error.type === 'max-buffer-size-exceeded') failure ??= error;
+      else if (error.type === 'unknown-field' && error.field === 'error' && error.value !== undefined) fieldErrors.push(error.value);
+    },
+  });
+  let total = 0;
+  // One stream stage instead of a chain of TransformStreams (byte count, decoder, parser): each
+  // stage costs promise hops per read, which at one small read per token is most of the work.
+  const messages = new ReadableStream<SseMessage>({
+    async pull(controller) {
+      while (parsed.length === 0) {
+        const { value, done } = await reader.read();
+        if (done) {
+          // A body that ends without the final blank line still carries its last event; the SSE
+          // spec would drop it, a user would not want to. A blank line at the end completes it.
+          parser.feed(`${decoder.decode()}\n\n`);
+          for (const message of parsed.splice(0)) controller.enqueue(message);
+          if (failure) controller.error(failure);
+          else controller.close();
+          return;
+        }
+        total += value.byteLength;
+        options.onBytes?.(value.byteLength);
+        if (total > limit) failure = new ResponseTooLargeError(limit, 'the response');
+        else parser.feed(decoder.decode(value, { stream: true }));
+        if (failure) {
+          reader.cancel(failure).catch(() => {});
+          controller.error(failure);
+          return;
+        }
+      }
+      for (const message of parsed.splice(0)) controller.enqueue(message);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
   return {
     messages,
     takeFieldErrors: () => fieldErrors.splice(0).map((data) => ({ event: 'error', data })),
