@@ -87,6 +87,7 @@ export async function callSessionTool(
     }
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
     if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}timed out after ${formatDuration(timeoutMs)}`);
+    if (session.stoppedBecause) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${session.stoppedBecause}`));
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
   }

@@ -73,6 +73,11 @@ export class ServerSession {
     return this.config?.timeoutMs ?? this.context.options.toolTimeoutMs;
   }
 
+  /** Why the transport stopped the server, if it did (shown instead of a bare "Connection closed"). */
+  get stoppedBecause(): string | undefined {
+    return this.transportProblem;
+  }
+
   /** Removes this server's known secrets (tokens, header values, env values) from text. */
   redact(text: string): string {
     return redact(text, this.auth.secrets());
