@@ -1,4 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { htmlText } from '../broker/errors';
 
 // Every failure reaches the user as one short line: `spawn npx ENOENT`, `HTTP 401`, `timed out
 // after 10s`. Secrets we know about are removed from any text before it leaves this module.
@@ -20,7 +21,15 @@ export function redact(text: string, secrets: Iterable<string>): string {
   return result.replace(/\b(Bearer|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***');
 }
 
-function firstLine(text: string, max = 300): string {
+/** A message that quotes an HTML error page (a proxy's 401) keeps the page's title, not its markup. */
+function withoutHtml(text: string): string {
+  const start = text.search(/<(!doctype html|html|head|body)\b/i);
+  if (start === -1) return text;
+  return `${text.slice(0, start)}${htmlText(text.slice(start)) ?? ''}`;
+}
+
+function firstLine(raw: string, max = 300): string {
+  const text = withoutHtml(raw);
   const line = text.split(/\r?\n/).find((candidate) => candidate.trim().length > 0)?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

@@ -1,16 +1,23 @@
 /**
- * What aish-tui itself writes to the terminal, as an allow-list. Anything else that reaches the
- * terminal raw (an escape sequence, a C0/C1 control, DEL, a bidi control) came from untrusted text
- * that slipped past the sanitizer.
+ * What aish-tui itself writes to the terminal, as an allow-list: styling, cursor movement, erasing
+ * and scrolling, and the four modes it sets. Anything else that reaches the terminal raw — OSC
+ * (clipboard, hyperlinks, titles), DCS/APC/PM strings, queries that make the terminal answer on
+ * stdin, other mode changes (mouse, keyboard protocols), C0/C1 controls, DEL, bidi controls — came
+ * from untrusted text that slipped past the sanitizer.
  */
 const OURS: RegExp[] = [
   // SGR: colours and attributes (Ink/chalk and the screen writer's resets).
   /^\x1b\[[0-9;:]*m/,
-  // Cursor position (the screen writer addresses every row absolutely).
+  // Cursor position, column, up/down/forward/back (the screen writer addresses rows absolutely).
   /^\x1b\[[0-9]*(;[0-9]*)?H/,
-  // Erase in line (to the right, whole line) and erase the whole screen.
-  /^\x1b\[[02]?K/,
-  /^\x1b\[2J/,
+  /^\x1b\[[0-9]*[GABCD]/,
+  // Erase in line, erase in display, erase characters.
+  /^\x1b\[[012]?K/,
+  /^\x1b\[[0-3]?J/,
+  /^\x1b\[[0-9]*X/,
+  // Scrolling: a scroll region (set and reset) and scrolling it up or down.
+  /^\x1b\[([0-9]+;[0-9]+)?r/,
+  /^\x1b\[[0-9]*[ST]/,
   // Cursor hide/show, alternate screen, bracketed paste mode, synchronized output.
   /^\x1b\[\?(25|1049|2004|2026)[hl]/,
 ];

@@ -1,0 +1,110 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dropAfter, errorReply, hangReply, stallAfter, startScriptedBroker, textReply, type ScriptedBroker } from '../helpers/scripted-broker';
+import type { TerminalSession } from '../helpers/terminal';
+import { ask, sessionMessages, startApp } from '../security/helpers/app';
+
+// The model's server misbehaving, through the built binary: each fault leaves a clear message on
+// screen, and the conversation stays valid — the session log holds every message in order and the
+// next request the server receives is a well-formed history (roles alternate, nothing lost).
+
+let broker: ScriptedBroker;
+let term: TerminalSession | undefined;
+
+beforeAll(async () => {
+  broker = await startScriptedBroker();
+});
+afterAll(async () => {
+  await broker.close();
+});
+afterEach(async () => {
+  await term?.dispose();
+  term = undefined;
+});
+
+/** Roles of a request's messages, system prompt first. */
+const rolesOf = (messages: Array<{ role: string }>) => messages.map((message) => message.role);
+
+function expectAlternating(roles: string[]) {
+  expect(roles[0]).toBe('system');
+  for (let index = 2; index < roles.length; index++) expect(roles[index], `message ${index} of ${roles.join(',')}`).not.toBe(roles[index - 1]);
+}
+
+describe('faults of the model server', () => {
+  it('a dropped stream, a 500, a 429 with Retry-After, no first byte, a stall: each is shown, nothing is lost', async () => {
+    term = startApp({ broker, rows: 60, config: { broker: { firstByteTimeoutMs: 1500, idleTimeoutMs: 1500, maxRetries: 1 } } });
+    await term.waitFor('idle', 20_000);
+    const from = broker.requests.length;
+
+    // 1. The connection drops in the middle of the answer: the text so far stays, marked incomplete.
+    broker.enqueue(dropAfter(textReply('alpha beta gamma delta epsilon', { chunkSize: 6 }), 3));
+    await ask(term, 'first question');
+    let screen = await term.waitFor(/the connection to scripted broke during the answer/);
+    expect(screen).toContain('alpha beta g');
+
+    // 2. HTTP 500, also on the retry.
+    broker.enqueue(errorReply(500, { error: { message: 'upstream exploded' } }), errorReply(500, { error: { message: 'upstream exploded' } }));
+    await ask(term, 'second question');
+    screen = await term.waitFor(/✖ HTTP 500: upstream exploded/, 15_000);
+    expect(screen).toMatch(/HTTP 500: upstream exploded; retrying in 1s \(1\/1\)/);
+
+    // 3. HTTP 429 with Retry-After: the wait is shown, then the answer arrives.
+    broker.enqueue(errorReply(429, { error: { message: 'slow down' } }, { retryAfter: 1 }), textReply('rate limit passed'));
+    await ask(term, 'third question');
+    screen = await term.waitFor('rate limit passed', 15_000);
+    expect(screen).toMatch(/HTTP 429: slow down; retrying in 1s \(1\/1\)/);
+
+    // 4. The server accepts the request and never sends a byte.
+    broker.enqueue(hangReply());
+    await ask(term, 'fourth question');
+    screen = await term.waitFor(/no answer from scripted at http:\/\/127\.0\.0\.1:\d+\/v1 within 1\.5s[\s│]*\(broker\.firstByteTimeoutMs\)/, 15_000);
+
+    // 5. The stream stalls half-way.
+    broker.enqueue(stallAfter(textReply('half of it then silence', { chunkSize: 5 }), 3));
+    await ask(term, 'fifth question');
+    screen = await term.waitFor(/scripted sent nothing for 1\.5s in the middle of the answer; gave up/, 15_000);
+    expect(screen).toContain('half of it');
+
+    // The next request carries the whole conversation, well-formed.
+    broker.enqueue(textReply('all good now'));
+    await ask(term, 'sixth question');
+    await term.waitFor('all good now');
+    await term.waitFor(/idle/);
+    const last = broker.requests.at(-1)!;
+    const messages = last.body!.messages!;
+    expectAlternating(rolesOf(messages));
+    const text = messages.map((message) => String(message.content ?? '')).join('\n');
+    for (const part of ['first question', 'alpha beta g', 'second question', 'third question', 'rate limit passed', 'fourth question', 'fifth question', 'half of', 'sixth question']) {
+      expect(text).toContain(part);
+    }
+    // 1 + 2 (500 and its retry) + 2 (429, then the answer) + 1 (hang) + 1 (stall) + 1.
+    expect(broker.requests.length - from).toBe(8);
+
+    // The session log holds every message, in order, with the unfinished answers marked.
+    const logged = sessionMessages(term.home).map((message) => [message.role, (message.content ?? '').slice(0, 14), message.finishReason ?? '']);
+    expect(logged).toEqual([
+      ['user', 'first question', ''],
+      ['assistant', 'alpha beta g', 'error'],
+      ['user', 'second questio', ''],
+      ['user', 'third question', ''],
+      ['assistant', 'rate limit pas', 'stop'],
+      ['user', 'fourth questio', ''],
+      ['user', 'fifth question', ''],
+      ['assistant', 'half of it', 'error'],
+      ['user', 'sixth question', ''],
+      ['assistant', 'all good now', 'stop'],
+    ]);
+  }, 90_000);
+
+  it('HTTP 401 with an HTML page: one readable line, no markup, no key', async () => {
+    const page = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+    term = startApp({ broker, model: { apiKey: 'sk-fault-test-key-123456' }, config: { broker: { maxRetries: 0 } } });
+    await term.waitFor('idle', 20_000);
+    broker.enqueue(errorReply(401, page, { contentType: 'text/html' }));
+    await ask(term, 'are you there');
+    const screen = await term.waitFor(/HTTP 401: 401 Authorization Required \(HTML page\)/);
+    expect(screen).toContain('does this server need an API key?');
+    expect(screen).not.toMatch(/<html|<title|<center|nginx/);
+    expect(term.raw).not.toContain('sk-fault-test-key-123456');
+    expect(sessionMessages(term.home).map((message) => message.role)).toEqual(['user']);
+  }, 30_000);
+});
