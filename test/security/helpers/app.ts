@@ -51,11 +51,17 @@ export function hostileServer(env: Record<string, string> = {}): Record<string, 
   return { command: process.execPath, args: [HOSTILE_SERVER], env };
 }
 
-/** Types a message one key at a time and sends it. */
+/**
+ * Types a message one key at a time, sends it, and waits until the input bar is empty again: keys
+ * typed right after Enter could otherwise arrive in the same read as the Enter, and the app rightly
+ * takes such a burst for a paste (the Enter becomes a newline).
+ */
 export async function ask(term: TerminalSession, text: string): Promise<void> {
   await term.typeSlowly(text);
-  await term.waitFor(text);
+  const inInput = new RegExp(`│ ›\\s+${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  await term.waitFor(inInput);
   term.write(keys.enter);
+  await term.waitFor((screen) => !inInput.test(screen), 20_000);
 }
 
 export function stateDir(home: string): string {
