@@ -99,6 +99,29 @@ export class BenchTerminal {
     return rows;
   }
 
+  /** The screen with colours and attributes: each row as text with a marker wherever the style changes. */
+  styledLines(): string[] {
+    const buffer = this.term.buffer.active;
+    const rows: string[] = [];
+    const cell = buffer.getNullCell();
+    for (let row = 0; row < this.term.rows; row++) {
+      const line = buffer.getLine(buffer.viewportY + row);
+      let text = '';
+      let style = '';
+      for (let column = 0; line && column < this.term.cols; column++) {
+        line.getCell(column, cell);
+        const next = `${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.getBgColorMode()}:${cell.getBgColor()}/${cell.isBold()}${cell.isItalic()}${cell.isUnderline()}${cell.isInverse()}${cell.isDim()}${cell.isStrikethrough()}`;
+        if (next !== style) {
+          text += `{${next}}`;
+          style = next;
+        }
+        text += cell.getChars() || ' ';
+      }
+      rows.push(text);
+    }
+    return rows;
+  }
+
   private check(): void {
     if (this.watchers.size === 0) return;
     const lines = this.lines();

@@ -1,9 +1,11 @@
-import { memo, useCallback, useMemo } from 'react';
+import { Box } from 'ink';
+import { memo, useCallback, useLayoutEffect, useMemo } from 'react';
 import { ChatView, measureTranscript } from '../components/chat/index';
 import type { Theme } from '../components/theme';
 import { selectExpandedIds, selectFocus, selectItems, selectReasoningCollapsed, selectScrollOffset } from '../state/selectors';
 import type { ChatItem } from '../state/types';
-import { useAppState, useAppStoreApi } from './StoreContext';
+import { useAppState, useAppStoreApi, useUiEnv } from './StoreContext';
+import type { TranscriptLayer } from './transcriptLayer';
 
 export interface TranscriptMeasureOptions {
   theme: Theme;
@@ -22,8 +24,28 @@ export interface ChatContainerProps {
   theme: Theme;
 }
 
-/** The transcript, fed from the chat slice only: typing in the input never re-renders it. */
-export const ChatContainer = memo(function ChatContainer({ width, height, theme }: ChatContainerProps) {
+/**
+ * The transcript. In the terminal it is drawn by the transcript layer beside Ink, and this keeps
+ * its place in the layout; elsewhere (tests) ChatView renders it. Either way typing in the input
+ * never re-renders it.
+ */
+export const ChatContainer = memo(function ChatContainer(props: ChatContainerProps) {
+  const { transcriptLayer } = useUiEnv();
+  return transcriptLayer ? <TranscriptPlaceholder layer={transcriptLayer} {...props} /> : <ChatViewContainer {...props} />;
+});
+
+/** A blank box of the transcript's size; the layer draws into it. Re-renders only when the size changes. */
+function TranscriptPlaceholder({ layer, width, height, theme }: ChatContainerProps & { layer: TranscriptLayer }) {
+  // During render, not in an effect: Ink hands this frame to the screen writer within the commit,
+  // before any effect runs, and the writer needs the new size for it.
+  layer.attach({ width: Math.max(1, width), height: Math.max(1, height), theme });
+  // A layout effect's cleanup runs within the commit too, before the frame without this box is drawn.
+  useLayoutEffect(() => () => layer.detach(), [layer]);
+  return <Box width={width} height={height} />;
+}
+
+/** ChatView fed from the chat slice only. */
+function ChatViewContainer({ width, height, theme }: ChatContainerProps) {
   const store = useAppStoreApi();
   const items = useAppState(selectItems);
   const focus = useAppState(selectFocus);
@@ -47,4 +69,4 @@ export const ChatContainer = memo(function ChatContainer({ width, height, theme 
       onScrollOffsetChange={onScrollOffsetChange}
     />
   );
-});
+}

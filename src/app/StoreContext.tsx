@@ -5,6 +5,7 @@ import type { AppController } from './controller';
 import type { CommandSpec } from './completion';
 import { KeyInput } from './input/keyInput';
 import { InputHistory } from './inputHistory';
+import type { TranscriptLayer } from './transcriptLayer';
 
 /** What the UI needs from its surroundings beyond the store and the session. */
 export interface UiEnv {
@@ -18,6 +19,8 @@ export interface UiEnv {
   commands?: readonly CommandSpec[];
   /** Saved session ids, newest first, for `:resume <Tab>` (read when Tab is pressed). */
   sessionIds?: () => readonly string[];
+  /** In the terminal: draws the transcript beside Ink (see transcriptLayer.ts); absent, ChatView renders it. */
+  transcriptLayer?: TranscriptLayer;
 }
 
 const StoreContext = createContext<AppStore | null>(null);
@@ -45,8 +48,9 @@ export function AppProviders({ store, controller, env, children }: AppProvidersP
       modelNames: env?.modelNames ?? [],
       ...(env?.commands ? { commands: env.commands } : {}),
       ...(env?.sessionIds ? { sessionIds: env.sessionIds } : {}),
+      ...(env?.transcriptLayer ? { transcriptLayer: env.transcriptLayer } : {}),
     };
-  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands, env?.sessionIds]);
+  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands, env?.sessionIds, env?.transcriptLayer]);
   return (
     <StoreContext.Provider value={store}>
       <ControllerContext.Provider value={controller}>

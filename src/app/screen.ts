@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import sliceAnsi from 'slice-ansi';
 
 /**
  * Our own frame writer for the full-screen UI.
@@ -17,8 +18,9 @@ const SYNC_END = '\x1b[?2026l';
 const HIDE_CURSOR = '\x1b[?25l';
 const RESET = '\x1b[0m';
 const ERASE_LINE_RIGHT = '\x1b[K';
-const ESC = '\x1b';
 const ERASE_LINE = '\x1b[2K';
+const RESET_MARGINS = '\x1b[r';
+const SGR = /\x1b\[[0-9;:]*m/;
 const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export interface ScreenTarget {
@@ -27,8 +29,56 @@ export interface ScreenTarget {
   rows?: number;
 }
 
+/**
+ * A block at the top-left corner of the screen drawn by someone other than Ink (the transcript):
+ * Ink leaves it blank, the writer puts these rows there. Inactive while its size is 0.
+ */
+export interface ScreenRegion {
+  readonly width: number;
+  readonly height: number;
+  /** The region's rows top to bottom (missing rows are blank), none wider than `width`. */
+  rows(): readonly string[];
+}
+
+/** One screen row: `left` is the region's part (the whole line outside the region), `right` Ink's part after it. */
+interface Row {
+  left: string;
+  right: string;
+  /** The column where `right` starts (the region's width), or -1 for a row outside the region. */
+  cut: number;
+}
+
+let blanks = '';
+/** `width` plain spaces (kept, as every frame asks for the same width). */
+function spaces(width: number): string {
+  if (blanks.length !== width) blanks = ' '.repeat(width);
+  return blanks;
+}
+
+function sameRow(a: Row | undefined, b: Row): boolean {
+  return a !== undefined && a.cut === b.cut && a.left === b.left && a.right === b.right;
+}
+
+function splitLines(frame: string): string[] {
+  const lines = frame.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Rows of `rows` that still show the same text `shift` rows further down in `before` (blank rows aside). */
+function matchesShifted(before: readonly Row[], rows: readonly Row[], height: number, shift: number): number {
+  let matches = 0;
+  for (let row = 0; row + shift < height; row++) {
+    const left = rows[row]!.left;
+    if (left.length > 0 && left === before[row + shift]?.left) matches++;
+  }
+  return matches;
+}
+
 export class ScreenWriter {
-  private previous: string[] = [];
+  private previous: Row[] = [];
+  private frame: string[] = [];
+  private region: ScreenRegion | undefined;
   private fullRepaint = true;
   /** Bytes written since start; the benchmark reads this. */
   bytesWritten = 0;
@@ -40,32 +90,99 @@ export class ScreenWriter {
     this.fullRepaint = true;
   }
 
-  render(frame: string): void {
-    const rows = this.target.rows || 24;
-    const lines = frame.split('\n');
-    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    if (lines.length > rows) lines.length = rows;
+  /** Draws `region` over the top-left corner of every frame from now on (undefined: none). */
+  setRegion(region: ScreenRegion | undefined): void {
+    this.region = region;
+  }
+
+  /** The rows of the screen: Ink's frame with the region laid over its corner. */
+  private compose(screenRows: number): { rows: Row[]; regionHeight: number } {
+    const lines = this.frame.length > screenRows ? this.frame.slice(0, screenRows) : this.frame;
+    const region = this.region;
+    const regionHeight = region && region.width > 0 ? Math.min(region.height, screenRows) : 0;
+    const rows: Row[] = [];
+    const count = Math.max(lines.length, regionHeight);
+    const regionRows = regionHeight > 0 ? region!.rows() : [];
+    for (let row = 0; row < count; row++) {
+      const line = lines[row] ?? '';
+      if (row >= regionHeight) {
+        rows.push({ left: line, right: '', cut: -1 });
+        continue;
+      }
+      const width = region!.width;
+      // Ink left the region blank: its line starts with that many plain spaces, or ends before.
+      let right = '';
+      if (line.length > width) right = line.startsWith(spaces(width)) ? line.slice(width) : sliceAnsi(line, width);
+      rows.push({ left: regionRows[row] ?? '', right: right.trim().length > 0 ? right : '', cut: width });
+    }
+    return { rows, regionHeight };
+  }
+
+  /**
+   * Draws a frame from Ink, or (without one) the last frame again with the region's current rows.
+   * Only rows that changed are written; when the region's rows moved up (a streamed answer
+   * scrolling), the terminal scrolls them itself inside a scroll region and only what is new is
+   * written.
+   */
+  render(frame?: string): void {
+    if (frame !== undefined) this.frame = splitLines(frame);
+    const screenRows = this.target.rows || 24;
+    const { rows, regionHeight } = this.compose(screenRows);
 
     let out = '';
+    let before = this.previous;
     if (this.fullRepaint) {
       out += HIDE_CURSOR + RESET + '\x1b[2J';
-      this.previous = [];
+      before = [];
+    } else if (regionHeight >= 3 && before[0]?.cut === rows[0]?.cut && before[regionHeight - 1]?.cut === rows[0]?.cut && before[regionHeight]?.cut !== rows[0]?.cut) {
+      // The same region as last time: did its rows move up?
+      let best = 0;
+      let bestMatches = matchesShifted(before, rows, regionHeight, 0);
+      const unmoved = bestMatches;
+      for (let shift = 1; shift < regionHeight; shift++) {
+        const matches = matchesShifted(before, rows, regionHeight, shift);
+        if (matches > bestMatches) {
+          best = shift;
+          bestMatches = matches;
+        }
+      }
+      if (best > 0 && bestMatches >= 2 && bestMatches > unmoved + 1) {
+        out += `${RESET}\x1b[1;${regionHeight}r\x1b[${best}S${RESET_MARGINS}`;
+        const cut = rows[0]!.cut;
+        before = [...before.slice(best, regionHeight), ...Array.from({ length: best }, () => ({ left: '', right: '', cut })), ...before.slice(regionHeight)];
+      }
     }
-    // A changed row is erased first, then written: erasing after it would need its width (a
-    // full-width row leaves the cursor on its last cell, which an erase would delete), and
-    // measuring every row's width costs more than the rest of the frame. Erasing uses the current
-    // background, so a reset goes first when the row written before may have left a style open.
-    let styled = this.fullRepaint;
-    for (let row = 0; row < lines.length; row++) {
-      const line = lines[row] ?? '';
-      if (!this.fullRepaint && this.previous[row] === line) continue;
-      out += `\x1b[${row + 1};1H${styled ? RESET : ''}${ERASE_LINE_RIGHT}${line}`;
-      styled = line.includes(ESC);
+
+    // A reset goes before erasing when the text written before may have left a style open
+    // (erasing fills with the current background).
+    let styled = true;
+    const write = (text: string) => {
+      out += text;
+      styled = SGR.test(text);
+    };
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      const old = before[index];
+      if (sameRow(old, row)) continue;
+      const reset = styled ? RESET : '';
+      const line = index + 1;
+      if (old && old.cut === row.cut && row.cut >= 0 && old.right === row.right) {
+        // Only the region's part changed: erase just that many cells, then write it.
+        write(`\x1b[${line};1H${reset}\x1b[${row.cut}X${row.left}`);
+      } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
+        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
+      } else {
+        // A changed row is erased first, then written: erasing after it would need its width (a
+        // full-width row leaves the cursor on its last cell, which an erase would delete).
+        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${row.right}` : '';
+        write(`\x1b[${line};1H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
+      }
     }
-    for (let row = lines.length; row < this.previous.length && row < rows; row++) {
-      out += `\x1b[${row + 1};1H${RESET}${ERASE_LINE}`;
+    for (let index = rows.length; index < before.length && index < screenRows; index++) {
+      if (before[index]!.left === '' && before[index]!.right === '') continue;
+      out += `\x1b[${index + 1};1H${RESET}${ERASE_LINE}`;
     }
-    this.previous = lines;
+    this.previous = rows;
     this.fullRepaint = false;
     if (out.length === 0) return;
     const data = SYNC_START + out + RESET + SYNC_END;

@@ -9,10 +9,11 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { installFastInkOutput }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
+  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
     await Promise.all([
       import('ink'),
       import('../app/inkOutput'),
+      import('../app/transcriptLayer'),
       import('../app/App'),
       import('../app/StoreContext'),
       import('../state/store'),
@@ -43,6 +44,9 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
     lastFrame = frame;
     writer.render(frame);
   });
+  // The transcript is drawn beside Ink, over the blank box the layout keeps for it.
+  const transcriptLayer = new TranscriptLayer(store, () => writer.render());
+  writer.setRegion(transcriptLayer);
   const onResize = () => writer.invalidate();
   process.stdout.on('resize', onResize);
   const redraw = () => {
@@ -64,6 +68,7 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
     quitting = true;
     keys.stop();
     instance?.unmount();
+    transcriptLayer.dispose();
     sink.emit('close');
     process.stdout.off('resize', onResize);
     screen.restore();
@@ -72,7 +77,7 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   };
   const controller = createSession({ config, store, quit, args });
   const sessionIds = () => listSessions(sessionsDir(config)).map((entry) => entry.id);
-  const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds };
+  const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds, transcriptLayer };
   instance = render(
     <AppProviders store={store} controller={controller} env={env}>
       <App />

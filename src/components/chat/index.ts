@@ -1,3 +1,5 @@
 export { ChatView, type ChatViewProps } from './ChatView';
 export { measureTranscript, sharedTranscriptCache, TranscriptCache, transcriptWindow, type TranscriptOptions } from './transcript';
-export { loadHighlighter } from './highlight';
+export { loadHighlighter, subscribeHighlighter } from './highlight';
+export { TICK_MS } from './common';
+export { frameRows, TranscriptViewport, type ViewportFrame, type ViewportInput } from './viewport';

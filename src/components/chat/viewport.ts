@@ -1,0 +1,111 @@
+import type { ChatItem } from '../../state/types';
+import type { Theme } from '../theme';
+import { chatStyles } from './style';
+import { serialize, truncateSpans, type Span } from './text';
+import { transcriptWindow, type Anchor, type TranscriptCache } from './transcript';
+
+/**
+ * What the transcript shows in a viewport, frame after frame: the window of rows, the marker row
+ * when scrolled up, the hint when there is nothing yet. It keeps the little state that spans
+ * frames (the bottom row of the last frame, to hold a scrolled-up view still while output arrives
+ * below; what the end of the transcript was when the user scrolled up). ChatView renders its
+ * frames through Ink; the app's transcript layer draws them straight onto the screen.
+ */
+
+export interface ViewportInput {
+  items: readonly ChatItem[];
+  width: number;
+  height: number;
+  /** Lines up from the bottom; 0 follows new output. */
+  scrollOffset: number;
+  theme: Theme;
+  focused: boolean;
+  reasoningCollapsed: boolean;
+  expandedIds: ReadonlySet<string>;
+  /** Hold a scrolled-up view still while output arrives below (the caller takes the reported offset). */
+  holdStill: boolean;
+  now?: number;
+  cache: TranscriptCache;
+}
+
+export interface ViewportFrame {
+  width: number;
+  height: number;
+  /** The window's rows, top to bottom, at most `height` (minus the marker row). */
+  rows: string[];
+  /** The row under the window while scrolled up: what is below. */
+  marker?: string;
+  /** Shown alone at the bottom when the transcript has nothing to show. */
+  hint?: string;
+  /** The offset actually shown (clamped at the top, held still); the caller should adopt it. */
+  offset: number;
+  /** Some visible row shows a spinner or an elapsed time. */
+  clock: boolean;
+}
+
+/** What changed at the end of the transcript: new items or a newer version of the last one. */
+function tailFingerprint(items: readonly ChatItem[]): string {
+  const last = items[items.length - 1];
+  return last ? `${items.length}:${last.id}:${last.version}` : '0';
+}
+
+function markerRow(newOutput: boolean, linesBelow: number, width: number, theme: Theme): string {
+  const styles = chatStyles(theme);
+  const below = `${linesBelow} ${linesBelow === 1 ? 'line' : 'lines'} below`;
+  const spans: Span[] = newOutput
+    ? [{ text: '↓ new output', style: { ...styles.accent, bold: true } }, { text: ` · ${below}`, style: styles.muted }]
+    : [{ text: `↓ ${below}`, style: styles.muted }];
+  return serialize(truncateSpans(spans, width));
+}
+
+export class TranscriptViewport {
+  private last: { anchor?: Anchor; offset: number; width: number } | undefined;
+  /** The transcript's tail when the user left the bottom. */
+  private seenTail: string | undefined;
+
+  frame(input: ViewportInput): ViewportFrame {
+    const width = Math.max(1, input.width);
+    const height = Math.max(1, input.height);
+    const scrolled = input.scrollOffset > 0;
+    let newOutput = false;
+    if (!scrolled) {
+      this.seenTail = undefined;
+    } else {
+      const tail = tailFingerprint(input.items);
+      this.seenTail ??= tail;
+      newOutput = this.seenTail !== tail;
+    }
+    const contentHeight = scrolled && height > 1 ? height - 1 : height;
+    // Hold the rows still while output arrives below; a changed offset means the user scrolled
+    // and wins over the anchor.
+    const previous = this.last;
+    const holdStill = input.holdStill && scrolled && previous !== undefined && previous.offset === input.scrollOffset && previous.width === width;
+    const options = { theme: input.theme, reasoningCollapsed: input.reasoningCollapsed, expandedIds: input.expandedIds, now: input.now };
+    const view = transcriptWindow(input.items, width, contentHeight, input.scrollOffset, options, holdStill ? previous.anchor : undefined, input.cache);
+    this.last = { anchor: view.anchor, offset: view.offset, width };
+    const frame: ViewportFrame = { width, height, rows: view.rows, offset: view.offset, clock: view.clock };
+    if (view.rows.length === 0) {
+      const styles = chatStyles(input.theme);
+      const hint = `${input.focused ? 'Chat (focused). ' : ''}Type a message and press Enter. :help lists commands and keys.`;
+      frame.hint = serialize(truncateSpans([{ text: hint, style: styles.muted }], width));
+    } else if (scrolled && view.offset > 0 && height > 1) {
+      frame.marker = markerRow(newOutput, view.offset, width, input.theme);
+    }
+    return frame;
+  }
+}
+
+/** The frame as exactly `height` screen rows, as ChatView lays them out (bottom-aligned). */
+export function frameRows(frame: ViewportFrame): string[] {
+  const rows: string[] = [];
+  if (frame.hint !== undefined) {
+    for (let row = 1; row < frame.height; row++) rows.push('');
+    rows.push(frame.hint);
+    return rows;
+  }
+  const windowHeight = frame.marker !== undefined ? frame.height - 1 : frame.height;
+  for (let row = frame.rows.length; row < windowHeight; row++) rows.push('');
+  rows.push(...frame.rows.slice(-windowHeight));
+  if (frame.marker !== undefined) rows.push(frame.marker);
+  return rows;
+}

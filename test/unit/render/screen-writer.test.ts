@@ -1,0 +1,108 @@
+import xtermHeadless from '@xterm/headless';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ScreenWriter, type ScreenRegion } from '../../../src/app/screen';
+
+// The screen writer sends only what changed, lets the terminal scroll the region's rows when they
+// moved up, and lays the region over Ink's frame. Whatever it sends, the terminal must end up
+// showing exactly what a full redraw of the same frame shows.
+
+const { Terminal } = xtermHeadless;
+const COLUMNS = 40;
+const ROWS = 12;
+
+async function screenOf(term: InstanceType<typeof Terminal>, data: string[]): Promise<string[]> {
+  for (const chunk of data) await new Promise<void>((resolve) => term.write(chunk, resolve));
+  const buffer = term.buffer.active;
+  const cell = buffer.getNullCell();
+  const rows: string[] = [];
+  for (let row = 0; row < ROWS; row++) {
+    const line = buffer.getLine(row)!;
+    let text = '';
+    for (let column = 0; column < COLUMNS; column++) {
+      line.getCell(column, cell);
+      text += `${cell.getChars() || ' '}${cell.getFgColor()}${cell.isBold() ? 'b' : ''}${cell.getBgColor()}`;
+    }
+    rows.push(text);
+  }
+  return rows;
+}
+
+class Region implements ScreenRegion {
+  constructor(
+    public width: number,
+    public height: number,
+    public lines: string[],
+  ) {}
+  rows() {
+    return this.lines;
+  }
+}
+
+const word = fc.constantFrom('alpha', 'beta ', '\x1b[31mred\x1b[39m', '\x1b[1mbold\x1b[22m', '日本', '', '•', 'x'.repeat(8));
+const regionLine = fc.array(word, { maxLength: 2 }).map((parts) => parts.join(' '));
+const sideLine = fc.constantFrom('', '│ side │', '\x1b[36m│ ● srv │\x1b[39m', '└──────┘');
+const step = fc.record({
+  // New rows arrive at the bottom of the region and push the others up (0: none, as when typing).
+  arrive: fc.array(regionLine, { maxLength: 5 }),
+  rewriteLast: fc.option(regionLine, { nil: undefined }),
+  side: fc.array(sideLine, { minLength: ROWS, maxLength: ROWS }),
+  regionHeight: fc.constantFrom(7, 7, 7, 9),
+});
+
+describe('screen writer', () => {
+  it('ends every frame showing exactly what a full redraw shows', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+        const sent: string[] = [];
+        const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+        const region = new Region(24, 7, []);
+        writer.setRegion(region);
+        let lines: string[] = [];
+        try {
+          for (const { arrive, rewriteLast, side, regionHeight } of steps) {
+            lines = [...lines, ...arrive].slice(-regionHeight);
+            if (rewriteLast !== undefined && lines.length > 0) lines[lines.length - 1] = rewriteLast;
+            region.height = regionHeight;
+            region.lines = [...Array.from({ length: regionHeight - lines.length }, () => ''), ...lines];
+            // Ink's frame: blank where the region is, a sidebar beside it, the input below.
+            const frame = side.map((part, row) => (row < regionHeight ? (part ? `${' '.repeat(24)}${part}` : '') : `row ${row} ${part}`)).join('\n');
+            writer.render(frame);
+            const shown = await screenOf(term, sent.splice(0));
+
+            const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+            const redraw: string[] = [];
+            const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
+            full.setRegion(region);
+            full.render(frame);
+            expect(shown).toEqual(await screenOf(fresh, redraw));
+            fresh.dispose();
+          }
+        } finally {
+          term.dispose();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('scrolls moved rows with the terminal and writes only the new ones', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const region = new Region(24, 8, Array.from({ length: 8 }, (_, row) => `line ${row}`));
+    writer.setRegion(region);
+    const frame = Array.from({ length: ROWS }, (_, row) => (row < 8 ? `${' '.repeat(24)}│ side │` : `input ${row}`)).join('\n');
+    writer.render(frame);
+    region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 2}`);
+    sent.length = 0;
+    writer.render();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('\x1b[1;8r\x1b[2S\x1b[r');
+    // The two new rows and nothing else: the side part of the rows that scrolled in blank.
+    expect(sent[0]).toContain('line 8');
+    expect(sent[0]).toContain('line 9');
+    expect(sent[0]).not.toContain('line 7');
+    expect(sent[0]!.length).toBeLessThan(200);
+  });
+});
