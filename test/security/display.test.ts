@@ -78,6 +78,7 @@ function hostileRoute(chunkSize: number | undefined) {
     if (text.includes('talk')) return cut(textReply(`Answer ${HOSTILE}\n\n\`\`\`sh\n${HOSTILE}\n\`\`\``, { chunkSize, reasoning: `Thinking ${HOSTILE}` }));
     if (text.includes('echo')) return toolCallReply([{ name: 'hostile__echo', arguments: ECHO_ARGS, id: 'call_echo' }], { textBefore: 'Calling it.' });
     if (text.includes('crash')) return toolCallReply([{ name: 'hostile__crash', arguments: {}, id: 'call_crash' }]);
+    if (text.includes('command')) return textReply(`Try this:\nCMD: echo ${HOSTILE}${' '.repeat(200)}; rm -rf ~/hidden`, { chunkSize });
     return textReply('?');
   };
 }
@@ -115,6 +116,16 @@ describe('hostile text from the model and from an MCP server never reaches the t
       expect(screen).toContain('ls <U+202E>txt.exe');
       expect(screen).toContain('lone\uFFFDsurrogate');
       expect(screen).toContain('entity \\x1b[31m');
+
+      // 1b. A proposed command with hostile text and a long run of spaces hiding its tail.
+      await ask(term, 'a command please');
+      const commandFrame = await term.waitFor('Run this command?', 15_000);
+      expect(commandFrame).toContain('echo \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip | safe\\rEVIL');
+      expect(commandFrame).toContain('<U+202E>');
+      expect(commandFrame).toMatch(/⟨200 spaces⟩; rm -rf ~\/hidden/);
+      await sleep(FRAME_DELAY_MS);
+      term.write('n');
+      await term.waitFor((text) => !text.includes('Run this command?'));
 
       // 2. A call of the hostile tool: the frame shows every part escaped, nothing pushed out of view.
       await ask(term, 'now echo');

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorReply, isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
 import { type TerminalSession } from '../helpers/terminal';
 import { startHttpMcpServer, type HttpMcpServer } from '../faults/fixtures/http-mcp-server';
-import { ask, filesWithModes, hostileServer, prepareHome, stateDir } from './helpers/app';
+import { ask, directoriesWithModes, filesWithModes, hostileServer, prepareHome, stateDir } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 import { TerminalSession as Term } from '../helpers/terminal';
 
@@ -107,6 +107,7 @@ describe('secrets never leak, even when servers echo them', () => {
       expectNoSecret(file, readFileSync(file, 'utf8'));
       expect(mode, `${file} mode`).toBe(0o600);
     }
+    for (const { dir, mode } of directoriesWithModes(stateDir(home))) expect(mode, `${dir} mode`).toBe(0o700);
     expect(filesWithModes(stateDir(home)).map(({ file }) => file.slice(stateDir(home).length))).toEqual(
       expect.arrayContaining(['/pins.json', '/input-history', expect.stringMatching(/^\/sessions\/.+\.jsonl$/)]),
     );

@@ -3,7 +3,9 @@
 // "CMD:" must not turn that script into proposals.
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const CMD_LINE = /^ {0,3}CMD: (.*)$/;
+// Anything up to the line end: a lone CR or U+2028 inside the command (which `.` would not match)
+// must not make the proposal vanish; the command frame shows them escaped.
+const CMD_LINE = /^ {0,3}CMD: ([^\n]*)$/;
 
 /** A command wrapped whole in one pair of backticks (`CMD: \`ls -la\``) is unwrapped. */
 function unwrap(command: string): string {

@@ -106,6 +106,16 @@ export function filesWithModes(dir: string): Array<{ file: string; mode: number 
   return out;
 }
 
+/** `dir` and every directory under it with its permission bits. */
+export function directoriesWithModes(dir: string): Array<{ dir: string; mode: number }> {
+  if (!existsSync(dir)) return [];
+  const out = [{ dir, mode: statSync(dir).mode & 0o777 }];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) out.push(...directoriesWithModes(path.join(dir, entry.name)));
+  }
+  return out;
+}
+
 /** Waits until `probe` holds, polling. */
 export async function until(probe: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
