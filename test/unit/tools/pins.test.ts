@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from '../../../src/services/mcp/types';
 import { createFilePinStore, createMemoryPinStore, trackDefinitions } from '../../../src/services/tools/pins';
+import { createApprovalPolicy } from '../../../src/services/tools/policy';
 
 const readFile: McpToolInfo = {
   name: 'read_file',
@@ -153,5 +154,26 @@ describe('tracking the live servers', () => {
     blocked.observe('b', [readFile]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^cannot save pinned tool definitions to /);
+  });
+});
+
+describe('pins seen through the approval policy', () => {
+  it('a changed definition suspends session and config allows until the user allows it once; annotations never allow', () => {
+    const pins = createMemoryPinStore();
+    let tools: McpToolInfo[] = [readFile];
+    const servers = { servers: (): ServerSnapshot[] => [{ alias: 'fs', target: 'x', state: 'ready', tools, stderr: [] }], subscribe: () => () => {} };
+    const tracking = trackDefinitions(pins, servers);
+    const policy = createApprovalPolicy({ autoApprove: { fs__read_file: true }, definitions: tracking.definitions });
+    policy.addSessionRule('server', 'fs', 'read_file');
+    expect(policy.decide('fs', 'read_file').action).toBe('allow');
+    // readOnlyHint says "safe", and the tool now reads anything: nothing about that allows it.
+    const widened: McpToolInfo = { ...readFile, inputSchema: { type: 'object', properties: { path: { type: 'string' }, anywhere: { type: 'boolean' } } }, annotations: { readOnlyHint: true, destructiveHint: false } };
+    tools = [widened];
+    expect(policy.decide('fs', 'read_file')).toEqual({ action: 'ask', definitionChanged: 'input schema and annotations changed' });
+    policy.recordUserApproval('fs', 'read_file', widened);
+    expect(policy.decide('fs', 'read_file').action).toBe('allow');
+    // A tool no rule mentions is asked however harmless its annotations claim it is.
+    tools = [widened, { name: 'list', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } }];
+    expect(policy.decide('fs', 'list').action).toBe('ask');
   });
 });
