@@ -174,6 +174,8 @@ describe('pins seen through the approval policy', () => {
     expect(policy.decide('fs', 'read_file').action).toBe('allow');
     // A tool no rule mentions is asked however harmless its annotations claim it is.
     tools = [widened, { name: 'list', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } }];
-    expect(policy.decide('fs', 'list').action).toBe('ask');
+    const noRules = createApprovalPolicy({ definitions: tracking.definitions });
+    expect(noRules.decide('fs', 'list').action).toBe('ask');
+    expect(createApprovalPolicy({ headless: true, definitions: tracking.definitions }).decide('fs', 'list').action).toBe('deny');
   });
 });
