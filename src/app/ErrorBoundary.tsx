@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { Component, type ReactNode } from 'react';
+import { sanitizeLabel } from '../services/terminal/sanitize';
 
 interface Props {
   /** What the panel is, for the message. */
@@ -30,7 +31,7 @@ export class PanelBoundary extends Component<Props, State> {
     if (this.state.error) {
       return (
         <Text color="red" wrap="truncate-end">
-          {`${this.props.name} could not be drawn: ${this.state.error.replace(/[\x00-\x1f\x7f-\x9f]/g, '?')}`}
+          {`${this.props.name} could not be drawn: ${sanitizeLabel(this.state.error)}`}
         </Text>
       );
     }
