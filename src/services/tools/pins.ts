@@ -94,8 +94,12 @@ export function trackDefinitions(pins: PinStore, mcp: PinnedServers, options: Tr
     reported.add(key);
     options.onChange?.(alias, tool, change);
   };
+  // Snapshots change for many reasons (a stderr line, a state change); hashing every definition
+  // again is only worth it when the tool list itself is a new one.
+  const seenLists = new Map<string, readonly McpToolInfo[]>();
   const observe = (snapshot: ServerSnapshot) => {
-    if (snapshot.state !== 'ready') return;
+    if (snapshot.state !== 'ready' || seenLists.get(snapshot.alias) === snapshot.tools) return;
+    seenLists.set(snapshot.alias, snapshot.tools);
     for (const [tool, change] of pins.observe(snapshot.alias, snapshot.tools)) report(snapshot.alias, tool, change);
   };
   for (const snapshot of mcp.servers()) observe(snapshot);
