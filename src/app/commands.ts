@@ -6,7 +6,7 @@ import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools } from '../services/mcp/describe';
-import { McpInputError } from '../services/mcp/index';
+import { McpInputError } from '../services/mcp/input-error';
 import type { McpManagerService } from '../services/mcp/types';
 import type { AppStore } from '../state/store';
 import { formatKeymap } from './keymap';

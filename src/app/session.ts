@@ -8,14 +8,13 @@
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
 import { randomUUID } from 'node:crypto';
 import type { CliArgs } from '../cli/args';
-import { streamChat as defaultStreamChat } from '../services/broker/index';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
 import { execCommand, runConversation } from '../services/conversation/index';
 import type { ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHistory } from '../services/history/index';
-import { createMcpManager, McpInputError, mcpOptionsFromConfig } from '../services/mcp/index';
+import { McpInputError } from '../services/mcp/input-error';
 import type { McpManagerService } from '../services/mcp/types';
 import { buildToolIndex } from '../services/tools/names';
 import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinStore } from '../services/tools/pins';
@@ -24,6 +23,17 @@ import type { AppStore } from '../state/store';
 import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
+import { lazyMcpManager } from './lazyMcp';
+
+// The broker client and the MCP manager are loaded after the first frame (see createSession), so
+// start-up reads only what the first frame draws.
+const loadBroker = () => import('../services/broker/index');
+
+/** The broker client, loaded on first use (or earlier, when the session preloads it). */
+const lazyStreamChat: StreamChat = async function* (request) {
+  const { streamChat } = await loadBroker();
+  yield* streamChat(request);
+};
 
 export interface SessionOptions {
   config: AppConfig;
@@ -72,8 +82,13 @@ export function createSession(options: SessionOptions): Session {
   const { config, store } = options;
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const streamChat = options.streamChat ?? defaultStreamChat;
-  const mcp = options.mcp ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
+  const streamChat = options.streamChat ?? lazyStreamChat;
+  const mcp =
+    options.mcp ??
+    lazyMcpManager(async () => {
+      const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/index');
+      return createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
+    });
   const redact = createRedactor(collectSecrets(config, env));
   const dir = sessionsDir(config);
   const reportedProblems = new Set<string>();
@@ -119,9 +134,12 @@ export function createSession(options: SessionOptions): Session {
     store.getState().applyMcpEvent(event);
     if (event.type === 'status') status(event.level, event.message);
   });
-  // The first frame never waits for servers: they start once the UI is up.
+  // The first frame never waits for servers: they start once the UI is up, and the broker client
+  // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
-    if (!closed) mcp.connectAll(config.mcp.servers);
+    if (closed) return;
+    mcp.connectAll(config.mcp.servers);
+    if (!options.streamChat) void loadBroker();
   }, 0);
 
   let current: AbortController | undefined;

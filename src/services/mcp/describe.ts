@@ -1,5 +1,5 @@
 import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
-import { formatDuration } from './errors';
+import { formatDuration } from './duration';
 import type { McpToolInfo, ServerSnapshot } from './types';
 
 // Plain-text and JSON views of servers and tools for the `:mcp list|tools|tool` commands and the

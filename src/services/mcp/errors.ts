@@ -1,14 +1,11 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { htmlText } from '../broker/errors';
+import { formatDuration } from './duration';
 
 // Every failure reaches the user as one short line: `spawn npx ENOENT`, `HTTP 401`, `timed out
 // after 10s`. Secrets we know about are removed from any text before it leaves this module.
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  const seconds = ms / 1000;
-  return Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(1)}s`;
-}
+export { formatDuration };
 
 /** Replaces every known secret in `text` with `***`. */
 export function redact(text: string, secrets: Iterable<string>): string {

@@ -4,15 +4,10 @@ import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } f
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
 import { ServerSession } from './session';
 import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from './types';
+import { McpInputError } from './input-error';
 import { ArgumentValidator } from './validate';
 
-/** A mistake in what the user asked for (bad alias, bad URL); the message is one line for them. */
-export class McpInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'McpInputError';
-  }
-}
+export { McpInputError };
 
 const GENERIC_LABELS = new Set(['www', 'mcp', 'api', 'app']);
 
@@ -51,6 +46,7 @@ class McpManager implements McpManagerService {
   }
 
   private emit = (event: McpEvent): void => {
+    if (event.type === 'server' && event.snapshot.state === 'ready') this.calls.validator.prepare(event.snapshot.tools.map((tool) => tool.inputSchema));
     for (const listener of [...this.listeners]) {
       try {
         listener(event);

@@ -9,9 +9,7 @@ export class ArgumentValidator {
   private readonly provider = new AjvJsonSchemaValidator();
   private readonly cache = new WeakMap<object, Check | null>();
 
-  /** undefined when valid (or when the schema itself cannot be compiled: the server then decides). */
-  problem(schema: Record<string, unknown> | undefined, args: unknown): string | undefined {
-    if (!schema || typeof schema !== 'object') return undefined;
+  private checkFor(schema: Record<string, unknown>): Check | null {
     let check = this.cache.get(schema);
     if (check === undefined) {
       try {
@@ -22,6 +20,28 @@ export class ArgumentValidator {
       }
       this.cache.set(schema, check);
     }
+    return check;
+  }
+
+  /**
+   * Compiles the checks for these schemas ahead of the first call, one per turn of the event loop
+   * while nothing else is waiting (the first one also builds the validator itself, some 20 ms), so
+   * a tool's first call does not pay for it.
+   */
+  prepare(schemas: ReadonlyArray<Record<string, unknown> | undefined>): void {
+    const queue = schemas.filter((schema): schema is Record<string, unknown> => !!schema && typeof schema === 'object' && !this.cache.has(schema));
+    const next = () => {
+      const schema = queue.shift();
+      if (schema) this.checkFor(schema);
+      if (queue.length > 0) setTimeout(next, 0).unref();
+    };
+    if (queue.length > 0) setTimeout(next, 0).unref();
+  }
+
+  /** undefined when valid (or when the schema itself cannot be compiled: the server then decides). */
+  problem(schema: Record<string, unknown> | undefined, args: unknown): string | undefined {
+    if (!schema || typeof schema !== 'object') return undefined;
+    const check = this.checkFor(schema);
     if (!check) return undefined;
     const result = check(args);
     if (result.valid) return undefined;

@@ -1,0 +1,53 @@
+import type { ServerConfig } from '../services/config/schema';
+import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from '../services/mcp/types';
+
+/**
+ * The MCP manager, loaded when it is first needed rather than before the first frame: the MCP
+ * client and the built-in server are most of the app's code (some 1.8 MB), and the servers only
+ * start after the first frame anyway. Until it has loaded there are no servers; listeners
+ * subscribed before are attached to it when it arrives.
+ */
+export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManagerService {
+  let manager: McpManagerService | undefined;
+  let loading: Promise<McpManagerService> | undefined;
+  const listeners = new Set<(event: McpEvent) => void>();
+  const forward = (event: McpEvent) => {
+    for (const listener of [...listeners]) listener(event);
+  };
+
+  const ready = (): Promise<McpManagerService> => {
+    loading ??= load().then((loaded) => {
+      manager = loaded;
+      loaded.subscribe(forward);
+      return loaded;
+    });
+    return loading;
+  };
+
+  return {
+    servers: (): ServerSnapshot[] => manager?.servers() ?? [],
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    connect: async (alias: string, config: ServerConfig) => (await ready()).connect(alias, config),
+    connectAll(servers: Record<string, ServerConfig>) {
+      ready().then(
+        (loaded) => loaded.connectAll(servers),
+        (error: unknown) => forward({ type: 'status', alias: 'mcp', level: 'error', message: `MCP is unavailable: ${(error as Error).message}` }),
+      );
+    },
+    reconnect: async (alias: string) => (await ready()).reconnect(alias),
+    disconnect: async (alias: string) => (await ready()).disconnect(alias),
+    callTool: async (alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome> => (await ready()).callTool(alias, tool, args, options),
+    connectUrl: async (url: string, alias?: string) => (await ready()).connectUrl(url, alias),
+    remove: async (alias: string) => (await ready()).remove(alias),
+    settled: async (timeoutMs?: number) => (manager ? manager.settled(timeoutMs) : []),
+    async close() {
+      // Nothing to close when it never loaded; when it is loading, close it once it has.
+      if (!loading) return;
+      const loaded = await loading.catch(() => undefined);
+      await loaded?.close();
+    },
+  };
+}
