@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dropAfter, errorReply, hangReply, stallAfter, startScriptedBroker, textReply, type ScriptedBroker } from '../helpers/scripted-broker';
 import type { TerminalSession } from '../helpers/terminal';
-import { ask, sessionMessages, startApp } from '../security/helpers/app';
+import { ask, sessionMessages, startApp, waitForSettled } from '../security/helpers/app';
 
 // The model's server misbehaving, through the built binary: each fault leaves a clear message on
 // screen, and the conversation stays valid — the session log holds every message in order and the
@@ -38,30 +38,30 @@ describe('faults of the model server', () => {
     // 1. The connection drops in the middle of the answer: the text so far stays, marked incomplete.
     broker.enqueue(dropAfter(textReply('alpha beta gamma delta epsilon', { chunkSize: 6 }), 3));
     await ask(term, 'first question');
-    let screen = await term.waitFor(/the connection to scripted broke during the answer/);
+    let screen = await waitForSettled(term, /the connection to scripted broke during the answer/);
     expect(screen).toContain('alpha beta g');
 
     // 2. HTTP 500, also on the retry.
     broker.enqueue(errorReply(500, { error: { message: 'upstream exploded' } }), errorReply(500, { error: { message: 'upstream exploded' } }));
     await ask(term, 'second question');
-    screen = await term.waitFor(/✖ HTTP 500: upstream exploded/, 15_000);
+    screen = await waitForSettled(term, /✖ HTTP 500: upstream exploded/, 15_000);
     expect(screen).toMatch(/HTTP 500: upstream exploded; retrying in 1s \(1\/1\)/);
 
     // 3. HTTP 429 with Retry-After: the wait is shown, then the answer arrives.
     broker.enqueue(errorReply(429, { error: { message: 'slow down' } }, { retryAfter: 1 }), textReply('rate limit passed'));
     await ask(term, 'third question');
-    screen = await term.waitFor('rate limit passed', 15_000);
+    screen = await waitForSettled(term, 'rate limit passed', 15_000);
     expect(screen).toMatch(/HTTP 429: slow down; retrying in 1s \(1\/1\)/);
 
     // 4. The server accepts the request and never sends a byte.
     broker.enqueue(hangReply());
     await ask(term, 'fourth question');
-    screen = await term.waitFor(/no answer from scripted at http:\/\/127\.0\.0\.1:\d+\/v1 within 1\.5s[\s│]*\(broker\.firstByteTimeoutMs\)/, 15_000);
+    screen = await waitForSettled(term, /no answer from scripted at http:\/\/127\.0\.0\.1:\d+\/v1 within 1\.5s[\s│]*\(broker\.firstByteTimeoutMs\)/, 15_000);
 
     // 5. The stream stalls half-way.
     broker.enqueue(stallAfter(textReply('half of it then silence', { chunkSize: 5 }), 3));
     await ask(term, 'fifth question');
-    screen = await term.waitFor(/scripted sent nothing for 1\.5s in the middle of the answer; gave up/, 15_000);
+    screen = await waitForSettled(term, /scripted sent nothing for 1\.5s in the middle of the answer; gave up/, 15_000);
     expect(screen).toContain('half of it');
 
     // The next request carries the whole conversation, well-formed.
@@ -101,7 +101,7 @@ describe('faults of the model server', () => {
     await term.waitFor('idle', 20_000);
     broker.enqueue(errorReply(401, page, { contentType: 'text/html' }));
     await ask(term, 'are you there');
-    const screen = await term.waitFor(/HTTP 401: 401 Authorization Required \(HTML page\)/);
+    const screen = await waitForSettled(term, /HTTP 401: 401 Authorization Required \(HTML page\)/);
     expect(screen).toContain('does this server need an API key?');
     expect(screen).not.toMatch(/<html|<title|<center|nginx/);
     expect(term.raw).not.toContain('sk-fault-test-key-123456');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
 import { sleep, TerminalSession } from '../helpers/terminal';
-import { ask, hostileServer, prepareHome, sessionMessages } from '../security/helpers/app';
+import { ask, hostileServer, prepareHome, sessionMessages, waitForSettled } from '../security/helpers/app';
 
 // SIGKILL in the middle of an answer (no chance to clean up), then `--continue`: every completed
 // turn is back on screen and in the context, the interrupted question is marked, and nothing that
@@ -55,9 +55,8 @@ describe('killed mid-answer', () => {
 
     const second = new TerminalSession({ home, cols: 120, rows: 40, args: ['--continue'] });
     sessions.push(second);
-    let screen = await second.waitFor(/resumed session/);
-    await second.waitFor('mcp 1/1', 20_000);
-    screen = await second.screen();
+    await second.waitFor(/resumed session/);
+    const screen = await waitForSettled(second, 'mcp 1/1', 20_000);
     expect(screen).toContain('echo something');
     expect(screen).toContain('first answer complete');
     expect(screen).toMatch(/hostile__echo/);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
 import { ROOT, type TerminalSession } from '../helpers/terminal';
-import { ask, hostileServer, sessionMessages, startApp } from '../security/helpers/app';
+import { ask, hostileServer, sessionMessages, startApp, waitForSettled } from '../security/helpers/app';
 import { foreignEscapes, rawControls } from '../security/helpers/escapes';
 import { startHttpMcpServer, type HttpMcpServer } from './fixtures/http-mcp-server';
 
@@ -57,24 +57,24 @@ describe('faults of MCP servers', () => {
       },
       mcp: { autoApprove: { 'hostile__*': true, 'web__*': true, 'noisy__*': true } },
     });
-    let screen = await term.waitFor('mcp 3/4', 20_000);
+    let screen = await waitForSettled(term, 'mcp 3/4', 20_000);
     // The 401 page becomes one line under the server, without markup.
-    screen = await term.waitFor(/✗ locked[\s\S]*HTTP 401/);
+    screen = await waitForSettled(term, /✗ locked[\s\S]*HTTP 401/);
     expect(screen).not.toMatch(/<html|<title|<center/);
 
     await ask(term, 'crash now');
-    screen = await term.waitFor('model saw: [aish] tool transport error', 15_000);
+    screen = await waitForSettled(term, 'model saw: [aish] tool transport error', 15_000);
     expect(screen).toMatch(/mcp hostile: the server process exited: fatal plain/);
     expect(screen).toMatch(/✗ hostile/);
 
     await ask(term, 'hang now');
-    screen = await term.waitFor('model saw: [aish] tool transport error: timed out after 1.5s', 15_000);
+    screen = await waitForSettled(term, 'model saw: [aish] tool transport error: timed out after 1.5s', 15_000);
     // The server was told: a notifications/cancelled for the call that timed out.
     expect(hanging.calls).toEqual(['hang']);
     expect(hanging.cancelled).toHaveLength(1);
 
     await ask(term, 'noisy now');
-    screen = await term.waitFor('model saw: noisy but fine', 15_000);
+    screen = await waitForSettled(term, 'model saw: noisy but fine', 15_000);
     expect(screen).toContain('noisy but fine \\x1b[1mbold\\x1b[0m');
     expect(screen).toMatch(/● noisy/);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
 import { keys, sleep, type TerminalSession } from '../helpers/terminal';
-import { ask, FRAME_DELAY_MS, hostileServer, startApp, until } from './helpers/app';
+import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
 
 // DESIGN.md §5.2 end to end: what you approve is what runs. Keys that arrive too early, come from a
 // paste or a burst, or are really a terminal's replies never answer a frame; each frame of a queue
@@ -43,8 +43,7 @@ describe('approval frames answer only deliberate keys, and bind the call that wa
     await term.waitFor('mcp 1/1', 20_000);
     const from = broker.requests.length;
     await ask(term, 'run both');
-    await term.waitFor('Run this tool?');
-    expect(await term.screen()).toContain('"text": "first call"');
+    expect(await waitForSettled(term, 'Run this tool?')).toContain('"text": "first call"');
 
     // Inside the first 400 ms: a single, deliberate-looking key still does nothing.
     term.write('y');

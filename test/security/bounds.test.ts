@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chunk, isToolResultTurn, lastUserText, sse, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker, type SseItem, type StreamResponse } from '../helpers/scripted-broker';
 import { keys, type TerminalSession } from '../helpers/terminal';
 import { startHttpMcpServer, type HttpMcpServer } from '../faults/fixtures/http-mcp-server';
-import { ask, hostileServer, sessionMessages, startApp } from './helpers/app';
+import { ask, hostileServer, sessionMessages, startApp, waitForSettled } from './helpers/app';
 import { memoryOf } from './helpers/memory';
 
 // DESIGN.md §5.7: everything a server or a model can send is bounded. Each case floods the built
@@ -55,7 +55,7 @@ describe('bounds under floods', () => {
     await term.waitFor('mcp 1/1', 20_000);
     const before = memoryOf(term.pid);
     await ask(term, 'flood me');
-    const screen = await term.waitFor('after the flood', 30_000);
+    const screen = await waitForSettled(term, 'after the flood', 30_000);
     expect(screen).toMatch(/tool transport error: the server wrote more than 8 MB without a line end[\s│]*\(limits\.stdioMaxLineBytes\); it was stopped/);
     expect(screen).toMatch(/✗ hostile/);
     const after = memoryOf(term.pid);
@@ -86,7 +86,7 @@ describe('bounds under floods', () => {
     expect(toolTurn).toMatch(/truncated/);
 
     await ask(term, 'something huge');
-    const screen = await term.waitFor('after the huge result', 60_000);
+    const screen = await waitForSettled(term, 'after the huge result', 60_000);
     expect(screen).toMatch(/the server sent a message larger than 64 MB[\s│]*\(limits\.httpMaxMessageBytes\)/);
     const after = memoryOf(term.pid);
     if (process.env.SEC_DEBUG) console.log('memory', before, after);

@@ -12,7 +12,7 @@ import {
   type ScriptedBroker,
 } from '../helpers/scripted-broker';
 import { keys, sleep, type TerminalSession } from '../helpers/terminal';
-import { ask, FRAME_DELAY_MS, hostileServer, startApp, until } from './helpers/app';
+import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
 import { foreignEscapes, loneCarriageReturns, rawControls } from './helpers/escapes';
 
 // DESIGN.md §5.1 end to end: hostile text from the model (answer and reasoning, whole and one
@@ -105,9 +105,8 @@ describe('hostile text from the model and from an MCP server never reaches the t
 
       // 1. A hostile answer with hostile reasoning.
       await ask(term, 'talk to me');
-      let screen = await term.waitFor(/Answer .*clip/, 15_000);
-      await term.waitFor(/idle/);
-      screen = await term.screen();
+      await term.waitFor(/Answer .*clip/, 15_000);
+      let screen = await waitForSettled(term, /idle/);
       expect(screen).toContain('Answer \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip | safe\\rEVIL | ls <U+202E>txt.exe | bell\\x07');
       expect(screen).toContain('\\x1b[2J\\x1b[Hcleared');
       expect(screen).toContain('Thinking \\x1b]52;c;');
@@ -119,7 +118,7 @@ describe('hostile text from the model and from an MCP server never reaches the t
 
       // 1b. A proposed command with hostile text and a long run of spaces hiding its tail.
       await ask(term, 'a command please');
-      const commandFrame = await term.waitFor('Run this command?', 15_000);
+      const commandFrame = await waitForSettled(term, 'Run this command?', 15_000);
       expect(commandFrame).toContain('echo \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip | safe\\rEVIL');
       expect(commandFrame).toContain('<U+202E>');
       expect(commandFrame).toMatch(/⟨200 spaces⟩; rm -rf ~\/hidden/);
@@ -129,7 +128,7 @@ describe('hostile text from the model and from an MCP server never reaches the t
 
       // 2. A call of the hostile tool: the frame shows every part escaped, nothing pushed out of view.
       await ask(term, 'now echo');
-      const frame = await term.waitFor('Run this tool?', 15_000);
+      const frame = await waitForSettled(term, 'Run this tool?', 15_000);
       expect(frame).toContain('call hostile__echo');
       expect(frame).toContain('server hostile · tool echo');
       expect(frame).toContain('Echo \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip | safe\\rEVIL');
@@ -152,23 +151,22 @@ describe('hostile text from the model and from an MCP server never reaches the t
       term.write(keys.tab);
       await sleep(100);
       term.write('x');
-      screen = await term.waitFor('result \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip');
+      screen = await waitForSettled(term, 'result \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip');
       expect(screen).toContain('received {"text":"\\u001b]52;c;');
       term.write(keys.escape);
       await sleep(150);
 
       // 4. The sidebar: the hostile tool name, then echo's title, description and input schema.
       term.write(keys.tab);
-      await term.waitFor('↑↓ select');
-      if (!/▸● hostile/.test(await term.screen())) term.write(keys.down);
+      if (!/▸● hostile/.test(await waitForSettled(term, '↑↓ select'))) term.write(keys.down);
       await term.waitFor(/▸● hostile/);
       term.write(keys.enter);
-      screen = await term.waitFor('├ echo');
+      screen = await waitForSettled(term, '├ echo');
       expect(screen).toContain('evil\\x1b[2J<U+202E>name');
       term.write(keys.down);
       await term.waitFor(/▸ ├ echo/);
       term.write(keys.enter);
-      screen = await term.waitFor('input schema');
+      screen = await waitForSettled(term, 'input schema');
       expect(screen).toContain('Echo \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip');
       expect(screen).toContain('"description": "the text \\u001b]52;c;');
       term.write(keys.escape);
@@ -180,13 +178,13 @@ describe('hostile text from the model and from an MCP server never reaches the t
 
       // 5. :mcp commands print server text through the same sanitizer.
       await ask(term, ':mcp tool hostile__echo');
-      screen = await term.waitFor('"description": "the text \\u001b]52;c;');
+      screen = await waitForSettled(term, '"description": "the text \\u001b]52;c;');
       await ask(term, ':mcp tools hostile');
       await term.waitFor(/hostile__evil.*name/);
 
       // 6. A crash mid-call: the error line and the server's last stderr lines, escaped.
       await ask(term, 'please crash');
-      screen = await term.waitFor(/✗ hostile/, 15_000);
+      screen = await waitForSettled(term, /✗ hostile/, 15_000);
       // The sidebar shows the server's last stderr lines under its error.
       await term.waitFor(/│ {3}fatal \\x1b\]52;c;/, 5_000);
       await term.waitFor(/idle/);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
 import { sleep, type TerminalSession } from '../helpers/terminal';
-import { ask, FRAME_DELAY_MS, hostileServer, prepareHome, startApp, stateDir } from './helpers/app';
+import { ask, FRAME_DELAY_MS, hostileServer, prepareHome, startApp, stateDir, waitForSettled } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 
 // DESIGN.md §5.4: a tool's definition is pinned per server on first sight (<stateDir>/pins.json,
@@ -45,16 +45,16 @@ describe('pinned tool definitions', () => {
     await term.waitFor('mcp 1/1', 20_000);
 
     await ask(term, 'echo one');
-    let screen = await term.waitFor('finished: result plain');
+    let screen = await waitForSettled(term, 'finished: result plain');
     expect(screen).toMatch(/auto-approved by config mcp\.autoApprove hostile__echo/);
     expect(screen).not.toContain('Run this tool?');
 
     // The server rewrites echo's description and announces it.
     await ask(term, 'mutate');
-    screen = await term.waitFor(/hostile__echo: description changed since it was first seen or last[\s\S]*?approved; it asks before running again/, 10_000);
+    screen = await waitForSettled(term, /hostile__echo: description changed since it was first seen or last[\s\S]*?approved; it asks before running again/, 10_000);
 
     await ask(term, 'echo two');
-    const frame = await term.waitFor('Run this tool?');
+    const frame = await waitForSettled(term, 'Run this tool?');
     expect(frame).toContain('▲ This tool changed since it was first seen or last approved:');
     expect(frame).toContain('description changed');
     expect(frame).toContain('Echo, changed at run time');
@@ -64,8 +64,7 @@ describe('pinned tool definitions', () => {
 
     // Allowed once: the new definition is pinned, the config rule applies again.
     await ask(term, 'echo three');
-    await term.waitFor((text) => (text.match(/finished: result plain/g) ?? []).length >= 3, 10_000);
-    screen = await term.screen();
+    screen = await waitForSettled(term, (text) => (text.match(/finished: result plain/g) ?? []).length >= 3, 10_000);
     expect(screen).not.toContain('Run this tool?');
     expect(screen).toMatch(/hostile__echo \{"text":"three"\}.*\n.*auto-approved by config mcp\.autoApprove hostile__echo/);
 

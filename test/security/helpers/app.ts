@@ -106,6 +106,21 @@ export function filesWithModes(dir: string): Array<{ file: string; mode: number 
   return out;
 }
 
+/**
+ * Waits for `what`, then until the screen stops changing: a frame can reach the terminal in more
+ * than one read, and a screen read in between shows half of it.
+ */
+export async function waitForSettled(term: TerminalSession, what: Parameters<TerminalSession['waitFor']>[0], timeoutMs = 15_000): Promise<string> {
+  let screen = await term.waitFor(what, timeoutMs);
+  const deadline = Date.now() + 3_000;
+  for (;;) {
+    await sleep(120);
+    const next = await term.screen();
+    if (next === screen || Date.now() > deadline) return next;
+    screen = next;
+  }
+}
+
 /** `dir` and every directory under it with its permission bits. */
 export function directoriesWithModes(dir: string): Array<{ dir: string; mode: number }> {
   if (!existsSync(dir)) return [];
