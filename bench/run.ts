@@ -8,6 +8,7 @@
 //   npm run bench -- --runs 9 --slow-runs 5
 //   npm run bench -- --write               also put the results into BENCHMARKS.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startScriptedBroker } from '../test/helpers/scripted-broker';
@@ -72,6 +73,8 @@ const ctx: BenchContext = {
 };
 
 const started = new Date();
+const loadBefore = os.loadavg()[0]!;
+if (loadBefore > 0.5) ctx.log(`the machine is busy (load average ${loadBefore.toFixed(2)}): other processes compete for the cores and the numbers will be higher`);
 try {
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (!wanted(name)) continue;
@@ -106,7 +109,7 @@ const microRows = micro.map((row) => microColumns.map((column) => row[column] ??
 const header = [
   `date: ${started.toISOString()}`,
   `machine: ${machine.cpus} CPUs (nproc), ${machine.cpuModel}, ${machine.memory} RAM, ${machine.os}, node ${machine.node}`,
-  `terminal: ${ctx.cols}x${ctx.rows}; runs: ${ctx.runs} (200 tokens/s: ${ctx.slowRuns})`,
+  `terminal: ${ctx.cols}x${ctx.rows}; runs: ${ctx.runs} (200 tokens/s: ${ctx.slowRuns}); load average before/after: ${loadBefore.toFixed(2)}/${os.loadavg()[0]!.toFixed(2)}`,
 ];
 
 console.log(header.join('\n'));

