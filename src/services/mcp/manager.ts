@@ -46,6 +46,7 @@ class McpManager implements McpManagerService {
   }
 
   private emit = (event: McpEvent): void => {
+    // A ready server's tools are likely to be called: their argument checks compile in idle turns now.
     if (event.type === 'server' && event.snapshot.state === 'ready') this.calls.validator.prepare(event.snapshot.tools.map((tool) => tool.inputSchema));
     for (const listener of [...this.listeners]) {
       try {
