@@ -1,15 +1,25 @@
 /**
  * In-process micro-benchmark of whole-app frames: the real App (transcript, sidebar, input,
- * status bar) rendered by Ink in debug mode into the app's ScreenWriter, as in the terminal.
- * Measures the CPU time of one frame while an answer streams (N tokens per frame, empty session
- * and 2,000 earlier messages) and of one keystroke in the input while a long answer is on screen.
+ * status bar) drawn into the app's ScreenWriter, at 120x40, while a 2,000-token answer streams
+ * N tokens per update (empty session and 2,000 earlier messages), then keystrokes in the input.
+ * Three ways of drawing, to show what each step of the rendering work bought:
+ *
+ * - `ink`: the transcript through Ink, Ink composing every frame itself (as before);
+ * - `ink + row cache`: the same with app/inkOutput.ts (rows reused from the last frame);
+ * - `layer`: as the app runs in a terminal: the transcript drawn beside Ink by the transcript
+ *   layer, so a streamed update is no React render and no Ink frame.
  *
  *   node --import tsx bench/app-frame.ts
+ *
+ * Columns: ms per streamed update (p50, p95, wall time until the screen writer has the update),
+ * CPU for the whole stream, bytes the writer sent, and ms per keystroke (p50, p95).
  */
 import { EventEmitter } from 'node:events';
 import type { Message } from '../src/services/conversation/types';
 import { answerTokens } from './fixtures';
 
+// As in the bundled app: React's production build. Ink decides at import time whether it runs in
+// CI and would then hold every frame back.
 process.env.NODE_ENV = 'production';
 process.env.CI = 'false';
 const { createElement } = await import('react');
@@ -20,40 +30,40 @@ const { KeyInput } = await import('../src/app/input/keyInput');
 const { InputHistory } = await import('../src/app/inputHistory');
 const { createAppStore } = await import('../src/state/store');
 const { ScreenWriter } = await import('../src/app/screen');
+const { TranscriptLayer } = await import('../src/app/transcriptLayer');
 const { loadHighlighter } = await import('../src/components/chat/highlight');
-const { installFastInkOutput, inkOutputStats } = await import('../src/app/inkOutput');
+const { TranscriptCache } = await import('../src/components/chat/transcript');
+const { installFastInkOutput } = await import('../src/app/inkOutput');
 
 const COLUMNS = 120;
 const ROWS = 40;
 
+type Mode = 'ink' | 'ink + row cache' | 'layer';
+
+/** The terminal: counts bytes and notes when the last write happened. */
 class Terminal extends EventEmitter {
   columns = COLUMNS;
   rows = ROWS;
   isTTY = true;
   bytes = 0;
+  lastWriteAt = 0;
   write(data: string): boolean {
     this.bytes += Buffer.byteLength(data);
+    this.lastWriteAt = performance.now();
     return true;
   }
 }
 
-/** Ink's stdout: frames go to the ScreenWriter; the time of the last frame is kept. */
+/** Ink's stdout: every frame goes to the screen writer, as in the app. */
 class Sink extends EventEmitter {
   columns = COLUMNS;
   rows = ROWS;
   isTTY = true;
-  frames = 0;
-  inkDoneAt = 0;
-  writerMs = 0;
   constructor(private readonly writer: InstanceType<typeof ScreenWriter>) {
     super();
   }
   write(data: string): boolean {
-    if (!data.includes('\n')) return true;
-    this.inkDoneAt = performance.now();
-    this.writer.render(data);
-    this.writerMs += performance.now() - this.inkDoneAt;
-    this.frames++;
+    if (data.includes('\n')) this.writer.render(data);
     return true;
   }
 }
@@ -72,9 +82,10 @@ function earlier(count: number): Message[] {
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets React render and the layer repaint (both are queued behind the update). */
+const settle = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-async function scenario(label: string, history: number, perFrame: number, fast: boolean): Promise<string> {
+async function scenario(mode: Mode, history: number, perFrame: number): Promise<string[]> {
   const terminal = new Terminal();
   const writer = new ScreenWriter(terminal);
   const sink = new Sink(writer);
@@ -83,60 +94,64 @@ async function scenario(label: string, history: number, perFrame: number, fast: 
   if (history > 0) store.getState().loadHistory(earlier(history));
   const keys = new KeyInput({ on: () => undefined });
   const controller = { submit() {}, cancel: () => false, quit() {} };
-  const instance = render(createElement(AppProviders, { store, controller, env: { keys, history: new InputHistory(undefined) }, children: createElement(App) }), {
+  const layer = mode === 'layer' ? new TranscriptLayer(store, () => writer.render(), new TranscriptCache()) : undefined;
+  writer.setRegion(layer);
+  const env = { keys, history: new InputHistory(undefined), ...(layer ? { transcriptLayer: layer } : {}) };
+  const instance = render(createElement(AppProviders, { store, controller, env, children: createElement(App) }), {
     stdout: sink as unknown as NodeJS.WriteStream,
     debug: true,
     exitOnCtrlC: false,
     patchConsole: false,
   });
-  await tick();
+  await settle();
   store.getState().addUserItem('question', 'go');
-  store.getState().applyConversationEvents([{ type: 'request-start', depth: 0, model: 'bench' }]);
-  await tick();
+  store.getState().applyConversationEvents([{ type: 'request-start', depth: 0, model: 'bench' }, { type: 'text-delta', text: ' ' }]);
+  await settle();
   const tokens = answerTokens();
-  const frameMs: number[] = [];
+  const updateMs: number[] = [];
   const cpuStart = process.cpuUsage();
   const bytesStart = terminal.bytes;
-  sink.writerMs = 0;
   for (let index = 0; index < tokens.length; index += perFrame) {
     const start = performance.now();
     store.getState().applyConversationEvents([{ type: 'text-delta', text: tokens.slice(index, index + perFrame).join('') }]);
-    await tick();
-    frameMs.push(sink.inkDoneAt - start);
+    await settle();
+    updateMs.push(terminal.lastWriteAt - start);
   }
   const cpu = process.cpuUsage(cpuStart);
-  if (process.env.STATS) console.log(label, 'rows composed per frame', (inkOutputStats.composed / frameMs.length).toFixed(1));
-  inkOutputStats.composed = 0;
-  const streamWriter = sink.writerMs;
-  // Keystrokes with the answer on screen.
+  const bytes = terminal.bytes - bytesStart;
   const keyMs: number[] = [];
   for (const char of 'hello world, this is typing') {
     const start = performance.now();
     keys.feed(char);
-    await tick();
-    keyMs.push(sink.inkDoneAt - start);
+    await settle();
+    keyMs.push(terminal.lastWriteAt - start);
   }
   instance.unmount();
-  const frames = frameMs.length;
+  layer?.dispose();
   return [
-    label.padEnd(38),
-    String(frames).padStart(6),
-    percentile(frameMs, 0.5).toFixed(2).padStart(8),
-    percentile(frameMs, 0.95).toFixed(2).padStart(8),
-    (streamWriter / frames).toFixed(2).padStart(8),
-    ((cpu.user + cpu.system) / 1000).toFixed(0).padStart(8),
-    ((terminal.bytes - bytesStart) / 1024).toFixed(0).padStart(8),
-    percentile(keyMs, 0.5).toFixed(2).padStart(8),
-    percentile(keyMs, 0.95).toFixed(2).padStart(8),
-  ].join(' ');
+    mode,
+    `${perFrame} tok/update, ${history.toLocaleString('en')} earlier`,
+    String(updateMs.length),
+    percentile(updateMs, 0.5).toFixed(2),
+    percentile(updateMs, 0.95).toFixed(2),
+    ((cpu.user + cpu.system) / 1000).toFixed(0),
+    (bytes / 1024).toFixed(0),
+    percentile(keyMs, 0.5).toFixed(2),
+    percentile(keyMs, 0.95).toFixed(2),
+  ];
 }
 
 await loadHighlighter();
-const fast = process.argv.includes('--fast');
-if (fast) installFastInkOutput();
-console.log(`whole-app frames at ${COLUMNS}x${ROWS}${fast ? ' (fast output)' : ''}; ms are wall time of React + Ink per frame, writer ms the ScreenWriter's share`);
-console.log(`${'scenario'.padEnd(38)} ${'frames'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'writer'.padStart(8)} ${'CPU ms'.padStart(8)} ${'KiB'.padStart(8)} ${'key p50'.padStart(8)} ${'key p95'.padStart(8)}`);
-await scenario('warm-up', 0, 30, fast);
-for (const perFrame of [7, 70]) {
-  for (const history of [0, 2000]) console.log(await scenario(`${perFrame} tok/frame, ${history} earlier`, history, perFrame, fast));
+const rows: string[][] = [];
+for (const mode of ['ink', 'ink + row cache', 'layer'] as const) {
+  // The row cache, once installed, stays: the plain `ink` rows run first.
+  if (mode === 'ink + row cache') installFastInkOutput();
+  await scenario(mode, 0, 30);
+  for (const perFrame of [7, 70]) for (const history of [0, 2000]) rows.push(await scenario(mode, history, perFrame));
 }
+const columns = ['drawing', 'stream', 'updates', 'p50 ms', 'p95 ms', 'CPU ms', 'KiB', 'key p50', 'key p95'];
+const widths = columns.map((column, index) => Math.max(column.length, ...rows.map((row) => row[index]!.length)));
+const line = (cells: string[]) => cells.map((cell, index) => (index < 2 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ');
+console.log(`whole-app frames at ${COLUMNS}x${ROWS}: a 2,000-token answer, then keystrokes`);
+console.log(line(columns));
+for (const row of rows) console.log(line(row));
