@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { startScriptedBroker } from '../test/helpers/scripted-broker';
 import { accumulatorScenarios } from './accumulator';
 import { CLI, ROOT, type BenchContext } from './lib/app';
-import { machineInfo } from './lib/proc';
+import { machineBusy, machineInfo } from './lib/proc';
 import { markdownTable, Results, RESULT_COLUMNS, textTable } from './lib/results';
 import type { Scenario } from './scenario';
 import { mcpStartScenario } from './scenarios/mcp-start';
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     runs: { type: 'string', default: '5' },
     'slow-runs': { type: 'string', default: '3' },
+    // Before each run, wait up to this many seconds for other processes to leave the cores alone.
+    'quiet-wait': { type: 'string', default: '60' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -70,7 +72,20 @@ const ctx: BenchContext = {
   cols: 120,
   rows: 40,
   log: (message) => process.stderr.write(`bench: ${message}\n`),
+  settle: async () => {
+    const deadline = performance.now() + Number(values['quiet-wait']) * 1000;
+    for (;;) {
+      const busy = await machineBusy(400);
+      if (busy === undefined || busy < 0.1) return;
+      if (performance.now() > deadline) {
+        busyRuns++;
+        ctx.log(`still ${Math.round(busy * 100)}% of the cores busy with other work; measuring anyway`);
+        return;
+      }
+    }
+  },
 };
+let busyRuns = 0;
 
 const started = new Date();
 const loadBefore = os.loadavg()[0]!;
@@ -109,7 +124,7 @@ const microRows = micro.map((row) => microColumns.map((column) => row[column] ??
 const header = [
   `date: ${started.toISOString()}`,
   `machine: ${machine.cpus} CPUs (nproc), ${machine.cpuModel}, ${machine.memory} RAM, ${machine.os}, node ${machine.node}`,
-  `terminal: ${ctx.cols}x${ctx.rows}; runs: ${ctx.runs} (200 tokens/s: ${ctx.slowRuns}); load average before/after: ${loadBefore.toFixed(2)}/${os.loadavg()[0]!.toFixed(2)}`,
+  `terminal: ${ctx.cols}x${ctx.rows}; runs: ${ctx.runs} (200 tokens/s: ${ctx.slowRuns}); load average before/after: ${loadBefore.toFixed(2)}/${os.loadavg()[0]!.toFixed(2)}; runs that had to share the cores: ${busyRuns}`,
 ];
 
 console.log(header.join('\n'));

@@ -18,6 +18,8 @@ export interface BenchContext {
   cols: number;
   rows: number;
   log: (message: string) => void;
+  /** Waits (a while) until other processes leave the cores alone; called before every measured run. */
+  settle: () => Promise<void>;
 }
 
 export const keys = { enter: '\r', ctrlD: '\x04' };

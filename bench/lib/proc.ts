@@ -75,3 +75,23 @@ export function machineInfo(): { cpus: number; cpuModel: string; memory: string;
   }
   return { cpus, cpuModel, memory, node: process.version, os };
 }
+
+function cpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of all cores busy over the next `ms` (0..1), or undefined without /proc/stat. */
+export async function machineBusy(ms = 500): Promise<number | undefined> {
+  const before = cpuTimes();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = cpuTimes();
+  if (!before || !after || after.total === before.total) return undefined;
+  return (after.busy - before.busy) / (after.total - before.total);
+}

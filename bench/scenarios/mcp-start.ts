@@ -12,6 +12,7 @@ export const mcpLabel = (servers: number) => (servers === 0 ? 'MCP start: no ser
 
 async function once(ctx: BenchContext, count: number): Promise<void> {
   const label = mcpLabel(count);
+  await ctx.settle();
   const servers: Record<string, unknown> = {};
   for (let index = 1; index <= count; index++) servers[`slow${index}`] = { command: process.execPath, args: [path.join(ROOT, 'bench', 'slow-mcp-server.mjs'), String(INIT_DELAY_MS)] };
   const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers } }));

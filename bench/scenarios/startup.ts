@@ -46,6 +46,7 @@ export async function startupScenario(ctx: BenchContext): Promise<void> {
   const { results } = ctx;
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.log(`start-up run ${run}/${ctx.runs}`);
+    await ctx.settle();
     // The subjects take turns in every run, so a noisy moment hits all of them alike.
     const home = scratchHome(brokerConfig(ctx.broker.url));
     try {

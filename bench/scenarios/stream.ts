@@ -71,6 +71,7 @@ async function respondedAt(request: ReceivedRequest): Promise<number | undefined
 async function streamOnce(ctx: BenchContext, speed: 'full' | 200, long: boolean): Promise<void> {
   const label = streamLabel(speed, long);
   const { results } = ctx;
+  await ctx.settle();
   ctx.broker.route(() => answerReply(tokens, speed === 'full' ? undefined : speed));
   const app = await startApp(ctx, long);
   const { term } = app;
@@ -103,6 +104,7 @@ async function streamOnce(ctx: BenchContext, speed: 'full' | 200, long: boolean)
 
 /** Types one key at a time while the answer streams; each key is timed until the input shows it. */
 async function echoOnce(ctx: BenchContext): Promise<void> {
+  await ctx.settle();
   ctx.broker.route(() => answerReply(tokens, 200));
   const app = await startApp(ctx, true);
   const { term } = app;

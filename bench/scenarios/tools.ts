@@ -54,6 +54,7 @@ function record(ctx: BenchContext, label: string, values: number[], cpuSeconds: 
 }
 
 async function tuiOnce(ctx: BenchContext): Promise<void> {
+  await ctx.settle();
   const home = scratchHome(config(ctx.broker.url));
   const term = spawnApp(ctx, home);
   try {
@@ -77,6 +78,7 @@ async function tuiOnce(ctx: BenchContext): Promise<void> {
 }
 
 async function headlessOnce(ctx: BenchContext): Promise<void> {
+  await ctx.settle();
   const home = scratchHome(config(ctx.broker.url));
   try {
     const first = ctx.broker.requests.length;
