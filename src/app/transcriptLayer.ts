@@ -1,4 +1,4 @@
-import { frameRows, sharedTranscriptCache, subscribeHighlighter, TICK_MS, TranscriptViewport, type TranscriptCache } from '../components/chat/index';
+import { frameRows, sharedTranscriptCache, subscribeHighlighter, TICK_MS, TranscriptViewport, warmUpMarkdown, type TranscriptCache } from '../components/chat/index';
 import type { Theme } from '../components/theme';
 import type { AppState, AppStore } from '../state/store';
 import type { ScreenRegion } from './screen';
@@ -53,6 +53,11 @@ export class TranscriptLayer implements ScreenRegion {
       }),
       subscribeHighlighter(() => this.invalidate()),
     ];
+    // Once the first frame is out, while the user types: the markdown lexer's first use is slow
+    // (compiling its expressions), and would otherwise stall the first frames of the first answer.
+    const warmUp = setTimeout(warmUpMarkdown, 0);
+    warmUp.unref?.();
+    this.stop.push(() => clearTimeout(warmUp));
   }
 
   get width(): number {

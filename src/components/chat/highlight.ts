@@ -116,6 +116,24 @@ function flatten(node: HastNode, style: Style | undefined, palette: CodePalette,
   for (const child of element.children ?? []) flatten(child, inner, palette, out);
 }
 
+/**
+ * Highlighted blocks by palette, grammar and code: a block is highlighted while it streams, and
+ * again whole when the answer ends and is laid out in one piece, or when the width changes.
+ * Bounded by count; the oldest go first.
+ */
+const highlighted = new WeakMap<CodePalette, Map<string, Span[]>>();
+const MAX_HIGHLIGHTED = 256;
+
+function remember(palette: CodePalette, key: string, spans: Span[]): void {
+  let byKey = highlighted.get(palette);
+  if (!byKey) {
+    byKey = new Map();
+    highlighted.set(palette, byKey);
+  }
+  byKey.set(key, spans);
+  if (byKey.size > MAX_HIGHLIGHTED) byKey.delete(byKey.keys().next().value!);
+}
+
 export interface HighlightResult {
   spans: Span[];
   /** True when colours were applied (the highlighter was loaded and knew the language). */
@@ -139,10 +157,14 @@ export function highlightCode(code: string, info: string | undefined, palette: C
     void loadGrammar(grammar);
     return { ...plain, waiting: true };
   }
+  const key = `${grammar}\u0000${code}`;
+  const known = highlighted.get(palette)?.get(key);
+  if (known) return { spans: known, highlighted: true, waiting: false };
   try {
     const tree = lowlight.highlight(grammar, code) as unknown as HastNode;
     const spans: Span[] = [];
     flatten(tree, undefined, palette, spans);
+    remember(palette, key, spans);
     return { spans, highlighted: true, waiting: false };
   } catch {
     return plain;

@@ -2,4 +2,5 @@ export { ChatView, type ChatViewProps } from './ChatView';
 export { measureTranscript, sharedTranscriptCache, TranscriptCache, transcriptWindow, type TranscriptOptions } from './transcript';
 export { loadHighlighter, subscribeHighlighter } from './highlight';
 export { TICK_MS } from './common';
+export { warmUpMarkdown } from './markdown';
 export { frameRows, TranscriptViewport, type ViewportFrame, type ViewportInput } from './viewport';

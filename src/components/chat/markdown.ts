@@ -198,6 +198,21 @@ export function lexMarkdown(text: string): Token[] {
   return Lexer.lex(text, { gfm: true }) as unknown as Token[];
 }
 
+/** Every kind of block and inline markdown an answer has, for warmUpMarkdown. */
+const WARM_UP_SAMPLE = [
+  '# Heading\n\nSetext\n---\n\nA paragraph with *emphasis*, **strong**, ~~struck~~, `code`, a [link](https://example.com) and <https://example.com>.',
+  '- item\n- item\n  1. nested\n  2. [x] done\n\n> quoted\n\n```ts\nconst x = 1;\n```\n\n    indented code\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n<div>html</div>\n\n***\n\n[ref]: https://example.com',
+].join('\n\n');
+
+/**
+ * Lexes a small document once, so marked compiles its expressions before the first answer needs
+ * them: the first lex in a process costs about 50 ms, later ones a fraction of a millisecond. The
+ * app calls it in idle time after the first frame.
+ */
+export function warmUpMarkdown(): void {
+  lexMarkdown(WARM_UP_SAMPLE);
+}
+
 /** Markdown text (already sanitized) to rows of at most `width` columns. */
 export function renderMarkdown(text: string, width: number, ctx: MarkdownContext): string[] {
   return joinBlocks(renderBlockList(lexMarkdown(text), width, ctx));
