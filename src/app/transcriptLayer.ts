@@ -15,6 +15,8 @@ import type { ScreenRegion } from './screen';
  * (both come from TranscriptViewport), and ChatView still renders them wherever there is no layer.
  */
 
+const WARM_UP_DELAY_MS = 250;
+
 export interface LayerGeometry {
   width: number;
   height: number;
@@ -53,9 +55,10 @@ export class TranscriptLayer implements ScreenRegion {
       }),
       subscribeHighlighter(() => this.invalidate()),
     ];
-    // Once the first frame is out, while the user types: the markdown lexer's first use is slow
-    // (compiling its expressions), and would otherwise stall the first frames of the first answer.
-    const warmUp = setTimeout(warmUpMarkdown, 0);
+    // A moment after the first frame, while the user types: the markdown lexer's first use is slow
+    // (compiling its expressions, ~50 ms) and would otherwise stall the first frames of the first
+    // answer. Not at once: loading the MCP client and starting the servers comes first.
+    const warmUp = setTimeout(warmUpMarkdown, WARM_UP_DELAY_MS);
     warmUp.unref?.();
     this.stop.push(() => clearTimeout(warmUp));
   }
