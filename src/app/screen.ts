@@ -11,6 +11,10 @@ import sliceAnsi from 'slice-ansi';
  * every line is addressed absolutely, only lines that changed since the last frame are written,
  * and each update is wrapped in a synchronized-output block so terminals that support it never
  * show a half-drawn frame. That keeps bytes per streamed token small and the screen flicker-free.
+ *
+ * The transcript is not part of Ink's frame (see transcriptLayer.ts): it is a region at the
+ * top-left corner that Ink leaves blank and this writer fills in, and whose rows the terminal
+ * scrolls itself when they moved up.
  */
 
 const SYNC_START = '\x1b[?2026h';
