@@ -131,9 +131,13 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
     case 'message':
       return { messages: [...state.messages, event.message] };
     case 'done': {
-      const open = lastStreamingAssistant(state.items);
       const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' ? undefined : event.finishReason;
-      const items = open ? updateItem(state.items, open.id, (item) => ({ ...item, streaming: false, ...(note ? { endNote: note } : {}) }) as ChatItem) : state.items;
+      // An error line may already have closed the answer; the note still belongs on it, so the
+      // partial text reads as unfinished right away, not only after a resume.
+      const answer = lastAnswerOfTurn(state.items);
+      const items = answer
+        ? updateItem(state.items, answer.id, (item) => ({ ...item, streaming: false, ...(note && item.kind === 'assistant' && !item.endNote ? { endNote: note } : {}) }) as ChatItem)
+        : state.items;
       return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
     }
   }
@@ -165,6 +169,16 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined }),
   setModelName: (modelName) => set({ modelName }),
 });
+
+/** The newest assistant item after the last user message: the answer the `done` event ends. */
+function lastAnswerOfTurn(items: ChatItem[]): Extract<ChatItem, { kind: 'assistant' }> | undefined {
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index];
+    if (!item || item.kind === 'user') return undefined;
+    if (item.kind === 'assistant') return item;
+  }
+  return undefined;
+}
 
 function closeStreaming(items: ChatItem[]): ChatItem[] {
   const open = lastStreamingAssistant(items);

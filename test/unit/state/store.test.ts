@@ -40,6 +40,17 @@ describe('chat slice', () => {
     expect(store.getState().items[0]).toMatchObject({ text: 'partial', endNote: 'incomplete' });
   });
 
+  it('marks the partial answer even when an error line closed it first', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'text-delta', text: 'partial' });
+    apply({ type: 'error', message: 'connection to the model broke during the answer' });
+    apply({ type: 'done', finishReason: 'incomplete' });
+    const [answer, error] = store.getState().items;
+    expect(answer).toMatchObject({ kind: 'assistant', text: 'partial', streaming: false, endNote: 'incomplete' });
+    expect(error).toMatchObject({ kind: 'status', level: 'error' });
+  });
+
   it('follows a tool call from frame to result, and a denied one stays denied', () => {
     const store = createAppStore();
     const apply = store.getState().applyConversationEvent;
