@@ -45,6 +45,8 @@ export interface AccumulatorState {
   /** `data: [DONE]` arrived: the stream is over whatever follows. */
   readonly done: boolean;
   readonly malformedChunks: number;
+  /** A tool-call fragment without an index was seen (noted once per stream, seed §5). */
+  readonly missingIndexNoted: boolean;
   /** For tool calls that arrive without an id: `${idPrefix}_${index}`. */
   readonly idPrefix: string;
 }
@@ -63,6 +65,7 @@ export function createAccumulator(options: { idPrefix?: string } = {}): Accumula
     error: undefined,
     done: false,
     malformedChunks: 0,
+    missingIndexNoted: false,
     idPrefix: options.idPrefix ?? 'call',
   };
 }
@@ -120,7 +123,13 @@ function applyChunk(initial: AccumulatorState, body: JsonObject): Step {
     const reasoning = readReasoning(delta) + content.reasoning;
     if (reasoning) events.push({ type: 'reasoning-delta', text: reasoning });
     if (content.text) events.push({ type: 'text-delta', text: content.text });
-    if (Array.isArray(delta.tool_calls)) state = mergeToolCalls(state, delta.tool_calls);
+    if (Array.isArray(delta.tool_calls)) {
+      if (!state.missingIndexNoted && delta.tool_calls.some((fragment) => isObject(fragment) && !hasIndex(fragment))) {
+        state = { ...state, missingIndexNoted: true };
+        events.push({ type: 'status', message: MISSING_INDEX_NOTE });
+      }
+      state = mergeToolCalls(state, delta.tool_calls);
+    }
     else if (isObject(delta.function_call)) state = mergeToolCalls(state, [{ index: 0, function: delta.function_call }]);
   }
 
@@ -137,8 +146,15 @@ function pickChoice(choices: unknown): JsonObject | undefined {
   return isObject(first) ? first : isObject(choices[0]) ? choices[0] : undefined;
 }
 
+/** Said once per stream: the server breaks the spec (some llama.cpp builds do), and we cope. */
+export const MISSING_INDEX_NOTE = 'the server sent tool-call fragments without an index; each continues the current call';
+
+function hasIndex(fragment: JsonObject): fragment is JsonObject & { index: number } {
+  return typeof fragment.index === 'number' && Number.isInteger(fragment.index) && fragment.index >= 0;
+}
+
 function slotIndexFor(state: AccumulatorState, fragment: JsonObject, position: number, count: number): number {
-  if (typeof fragment.index === 'number' && Number.isInteger(fragment.index) && fragment.index >= 0) return fragment.index;
+  if (hasIndex(fragment)) return fragment.index;
   const id = nonEmptyString(fragment.id);
   if (id) {
     const same = state.slots.find((slot) => slot.id === id);
