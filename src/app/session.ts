@@ -4,19 +4,17 @@
 //   background after the first frame.
 // - Each message runs the conversation loop; its events reach the store batched per frame
 //   (ui.maxFps), approvals and proposed commands go through the store's frames.
+// - Each job (a message or a `!command`) runs as a turn (turns.ts).
 // - Every message is logged to the session file as it happens and flushed at the end of a turn.
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
-import { randomUUID } from 'node:crypto';
 import type { CliArgs } from '../cli/args';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
-import { execCommand, runConversation } from '../services/conversation/index';
-import type { ConversationEvent, Message } from '../services/conversation/types';
+import type { Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHistory } from '../services/history/index';
 import { McpInputError } from '../services/mcp/input-error';
 import type { McpManagerService } from '../services/mcp/types';
-import { buildToolIndex } from '../services/tools/names';
 import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
@@ -24,6 +22,7 @@ import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
 import { lazyMcpManager } from './lazyMcp';
+import { runChatTurn, runShellTurn, type TurnContext } from './turns';
 
 // The broker client and the MCP manager are loaded after the first frame (see createSession), so
 // start-up reads only what the first frame draws.
@@ -67,16 +66,6 @@ export interface Session extends AppController {
 }
 
 type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
-
-/**
- * What the transcript keeps of a tool result (limits.displayResultChars): the history and the
- * session log keep it whole, the model gets context.maxToolResultChars of it.
- */
-export function forDisplay(event: ConversationEvent, maxChars: number): ConversationEvent {
-  if (event.type !== 'tool-result' || event.content.length <= maxChars) return event;
-  const rest = event.content.length - maxChars;
-  return { ...event, content: `${event.content.slice(0, maxChars)}\n… ${rest} more characters not shown (limits.displayResultChars; the session log has all of it)` };
-}
 
 export function createSession(options: SessionOptions): Session {
   const { config, store } = options;
@@ -158,63 +147,20 @@ export function createSession(options: SessionOptions): Session {
     }
   };
 
-  async function runChat(text: string, signal: AbortSignal): Promise<void> {
-    const model = config.models[modelName]!;
-    const callNames = new Map<string, { alias?: string; tool?: string }>();
-    const events = runConversation({
-      signal,
-      history: store.getState().messages,
-      text,
-      model,
-      approve: (request) => {
-        batcher.flush();
-        return store.getState().requestApproval(request);
-      },
-      confirmCommand: (command) => {
-        batcher.flush();
-        return store.getState().requestCommand(command);
-      },
-      deps: {
-        streamChat,
-        mcp,
-        buildToolIndex: (servers) => buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
-        policy,
-        config,
-        reportedProblems,
-        cwd,
-        env,
-      },
-    });
-    for await (const event of events) {
-      if (event.type === 'message') record(event.message);
-      if (event.type === 'tool-call') callNames.set(event.call.id, { alias: event.call.alias, tool: event.call.tool });
-      if (event.type === 'tool-decision' && event.decision.action === 'allow' && event.decision.by === 'user' && event.decision.scope !== 'once') {
-        const call = callNames.get(event.id);
-        if (call?.alias) store.getState().addSessionRule(`${call.alias}__${event.decision.scope === 'server' ? '*' : call.tool}`);
-      }
-      batcher.push(forDisplay(event, config.limits.displayResultChars));
-    }
-  }
-
-  async function runShell(command: string, signal: AbortSignal): Promise<void> {
-    if (!config.shell.enabled) {
-      status('warn', 'shell commands are disabled (shell.enabled: false)');
-      return;
-    }
-    const id = randomUUID();
-    batcher.push({ type: 'command-proposed', command: { id, command } });
-    const settings = { ...(config.shell.shell ? { shell: config.shell.shell } : {}), timeoutMs: config.shell.timeoutMs, maxOutputBytes: config.shell.maxOutputBytes, cwd, env };
-    const runner = execCommand(id, command, settings, signal, () => new Date().toISOString());
-    for (;;) {
-      const step = await runner.next();
-      if (step.done) {
-        record(step.value);
-        batcher.push({ type: 'message', message: step.value });
-        break;
-      }
-      batcher.push(step.value);
-    }
-  }
+  const turns: TurnContext = {
+    config,
+    store,
+    batcher,
+    record,
+    streamChat,
+    mcp,
+    policy,
+    reportedProblems,
+    cwd,
+    env,
+    modelName: () => modelName,
+    status,
+  };
 
   async function drain(): Promise<void> {
     while (queue.length > 0 && !closed) {
@@ -222,8 +168,8 @@ export function createSession(options: SessionOptions): Session {
       const controller = new AbortController();
       current = controller;
       try {
-        if (job.kind === 'chat') await runChat(job.text, controller.signal);
-        else await runShell(job.command, controller.signal);
+        if (job.kind === 'chat') await runChatTurn(turns, job.text, controller.signal);
+        else await runShellTurn(turns, job.command, controller.signal);
       } catch (error) {
         // The loop reports failures as events; anything thrown is a bug, shown rather than lost.
         batcher.push({ type: 'error', message: `internal error: ${(error as Error).message}` });
