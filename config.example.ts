@@ -9,7 +9,13 @@ const config: AishConfigInput = {
   // when OPENROUTER_API_KEY / OPENAI_API_KEY are set).
   models: {
     local: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'local' }, // llama-server
-    ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', temperature: 0.2 },
+    ollama: {
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.2',
+      temperature: 0.2,
+      maxTokens: 4096, // max_tokens sent with each request (default: the server decides)
+      // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
+    },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',
       model: 'anthropic/claude-sonnet-4',
@@ -29,10 +35,24 @@ const config: AishConfigInput = {
     servers: {
       boltzmann: {
         url: 'http://boltzmann.example:8080/mcp',
-        authEnv: 'BOLTZMANN_MCP_TOKEN', // Bearer token from this variable (authToken: literal wins)
+        authEnv: 'BOLTZMANN_MCP_TOKEN', // Bearer token from this variable
+        // authToken: '...',            // a literal token wins over authEnv (keep secrets out of files)
         // transport: 'sse',            // force legacy HTTP+SSE ('http' forces streamable HTTP)
         // headers: { 'X-Tenant': 'lab' },
         // timeoutMs: 120000,           // per tool call
+        // connectTimeoutMs: 30000,     // handshake and tool list
+        // disabled: true,              // keep it in the file, do not connect
+      },
+      // A server that answers 401 with OAuth metadata gets OAuth with PKCE; all of this is optional.
+      notes: {
+        url: 'https://notes.example/mcp',
+        oauth: {
+          // clientId: 'aish-tui',        // a pre-registered client (default: dynamic registration)
+          // clientSecret: '...',
+          scopes: ['notes.read'],
+          callbackPort: 0, // the loopback port for the browser's redirect (0: any free port)
+          // clientMetadataUrl: 'https://aish.example/client.json', // Client ID Metadata Document
+        },
       },
       everything: {
         command: 'npx',
@@ -65,7 +85,7 @@ const config: AishConfigInput = {
   },
 
   // One JSONL file per session under $XDG_STATE_HOME/aish/sessions (mode 0600).
-  history: { enabled: true },
+  history: { enabled: true /* , dir: '/somewhere/else' */ },
 
   context: {
     useToolRole: true, // false: tool results go into the next user turn as `[tool: name]` blocks

@@ -89,7 +89,7 @@ describe('finding the file', () => {
     const example = path.resolve(import.meta.dirname, '..', '..', '..', 'config.example.ts');
     const config = await loadConfig({ env, cli: { configPath: example }, cwd: dir });
     expect(config.defaultModel).toBe('local');
-    expect(Object.keys(config.mcp.servers)).toEqual(['boltzmann', 'everything']);
+    expect(Object.keys(config.mcp.servers)).toEqual(['boltzmann', 'notes', 'everything']);
     expect(config.mcp.autoApprove['builtin__*']).toBe(true);
   });
 });
