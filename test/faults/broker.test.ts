@@ -44,7 +44,7 @@ describe('faults of the model server', () => {
     // 2. HTTP 500, also on the retry.
     broker.enqueue(errorReply(500, { error: { message: 'upstream exploded' } }), errorReply(500, { error: { message: 'upstream exploded' } }));
     await ask(term, 'second question');
-    screen = await waitForSettled(term, /✖ HTTP 500: upstream exploded/, 15_000);
+    screen = await waitForSettled(term, /✗ HTTP 500: upstream exploded/, 15_000);
     expect(screen).toMatch(/HTTP 500: upstream exploded; retrying in 1s \(1\/1\)/);
 
     // 3. HTTP 429 with Retry-After: the wait is shown, then the answer arrives.

@@ -30,6 +30,17 @@ export const LIMITS = {
 
 export const INDENT: Span[] = [{ text: '  ' }];
 
+/*
+ * State glyphs. Each is one column in every terminal and in our own width measure: characters that
+ * can also be emoji (✔ ✖ ⚠ ℹ) are drawn one column wide by some terminals and two by others, and
+ * string-width counts them as two, so rows holding them came out a column short or overflowed.
+ * test/component/chat/glyphs.test.ts keeps such characters out of src/components.
+ */
+export const OK_GLYPH = '✓';
+export const ERROR_GLYPH = '✗';
+export const WARN_GLYPH = '!';
+export const INFO_GLYPH = '∙';
+
 /** `… 12 more lines` under a clipped text. */
 export function omittedLine(clipped: Clipped, styles: ChatStyles, where: 'more' | 'earlier', width: number): string[] {
   if (clipped.omittedLines === 0) return [];

@@ -1,6 +1,6 @@
 import { sanitize, sanitizeLabel } from '../../services/terminal/sanitize';
 import type { ChatItem } from '../../state/types';
-import { INDENT, LIMITS, omittedLine, type ItemContext, type ItemLayout } from './common';
+import { ERROR_GLYPH, INDENT, INFO_GLYPH, LIMITS, omittedLine, WARN_GLYPH, type ItemContext, type ItemLayout } from './common';
 import { renderMarkdown, type MarkdownContext } from './markdown';
 import { clipHead } from './preview';
 import { releasePlainStream, releaseStream, renderMarkdownStreaming, wrapPlainStreaming } from './streaming';
@@ -82,12 +82,12 @@ function assistantLines(item: Extract<ChatItem, { kind: 'assistant' }>, width: n
   if (item.endNote !== undefined) {
     const note = END_NOTES[item.endNote] ?? sanitizeLabel(item.endNote);
     if (lines.length > 0) lines.push('');
-    lines.push(...wrapSpans([{ text: `⚠ ${note}`, style: styles.warn }], width, { restPrefix: INDENT }));
+    lines.push(...wrapSpans([{ text: `${WARN_GLYPH} ${note}`, style: styles.warn }], width, { restPrefix: INDENT }));
   }
   return lines;
 }
 
-const STATUS_GLYPHS = { info: 'ℹ', warn: '⚠', error: '✖' } as const;
+const STATUS_GLYPHS = { info: INFO_GLYPH, warn: WARN_GLYPH, error: ERROR_GLYPH } as const;
 
 function statusLines(item: Extract<ChatItem, { kind: 'status' }>, width: number, ctx: ItemContext): string[] {
   const { styles } = ctx;

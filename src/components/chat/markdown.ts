@@ -93,7 +93,7 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
   return out;
 }
 
-const BULLETS = ['•', '◦', '▪', '‣'];
+const BULLETS = ['•', '◦', '▹', '‣'];
 
 function prefixLines(lines: string[], first: Span[], rest: Span[]): string[] {
   const firstText = serialize(first);
@@ -115,7 +115,7 @@ function renderList(list: Tokens.List, width: number, ctx: MarkdownContext): str
     // A task's box leads its first row; the rest of the item lines up after it.
     const box = item.task && width - indent > 6 ? 2 : 0;
     let inner = renderBlocks(blocks, width - indent - box, { ...ctx, listDepth: ctx.listDepth + 1 }, !list.loose);
-    if (box > 0) inner = prefixLines(inner.length > 0 ? inner : [''], [{ text: item.checked ? '☑ ' : '☐ ', style: styles.listMarker }], [{ text: '  ' }]);
+    if (box > 0) inner = prefixLines(inner.length > 0 ? inner : [''], [{ text: item.checked ? '☒ ' : '☐ ', style: styles.listMarker }], [{ text: '  ' }]);
     const marker = markers[index]!;
     const padded = list.ordered ? marker.padStart(markerWidth - 1) + ' ' : marker.padEnd(markerWidth);
     if (indent > 0) {

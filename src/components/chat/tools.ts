@@ -1,7 +1,7 @@
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import type { ChatItem } from '../../state/types';
 import type { ToolDecision } from '../../services/conversation/types';
-import { formatElapsed, INDENT, LIMITS, omittedLine, spinnerFrame, type ItemContext } from './common';
+import { ERROR_GLYPH, formatElapsed, INDENT, LIMITS, OK_GLYPH, omittedLine, spinnerFrame, type ItemContext } from './common';
 import { clipHead, clipTail } from './preview';
 import type { ChatStyles, Style } from './style';
 import { serialize, spansWidth, truncateSpans, wrapSpans, type Span } from './text';
@@ -81,8 +81,8 @@ function progressLine(item: ToolItem, width: number, styles: ChatStyles): string
 }
 
 const TOOL_GLYPHS: Record<Exclude<ToolItem['state'], 'pending' | 'running'>, string> = {
-  done: '✔',
-  error: '✖',
+  done: OK_GLYPH,
+  error: ERROR_GLYPH,
   denied: '⊘',
   cancelled: '◌',
   skipped: '↷',
@@ -188,7 +188,7 @@ export function commandItemLines(item: CommandItem, width: number, ctx: ItemCont
       ? { text: spinnerFrame(ctx.now), style: styles.accent }
       : item.state === 'skipped'
         ? { text: '↷', style: styles.muted }
-        : { text: ok ? '✔' : '✖', style: ok ? styles.ok : styles.error };
+        : { text: ok ? OK_GLYPH : ERROR_GLYPH, style: ok ? styles.ok : styles.error };
   const commandLines = item.command.replace(/\n+$/, '').split('\n');
   const first = sanitizeLabel(commandLines[0] ?? '');
   const more = commandLines.length > 1 && !ctx.expanded ? ` (+${commandLines.length - 1} lines)` : '';

@@ -21,19 +21,19 @@ describe('transcript items', () => {
   it('marks status lines by level with distinct glyphs and colours', () => {
     const view = renderView([status('info', 'connected'), status('warn', 'slow server'), status('error', 'HTTP 500')]);
     const text = rows(view.lastFrame());
-    expect(text).toContain('ℹ connected');
-    expect(text).toContain('⚠ slow server');
-    expect(text).toContain('✖ HTTP 500');
+    expect(text).toContain('∙ connected');
+    expect(text).toContain('! slow server');
+    expect(text).toContain('✗ HTTP 500');
     const raw = view.lastFrame() ?? '';
-    expect(raw).toMatch(/\x1b\[31m✖/);
-    expect(raw).toMatch(/\x1b\[33m⚠/);
+    expect(raw).toMatch(/\x1b\[31m✗/);
+    expect(raw).toMatch(/\x1b\[33m!/);
   });
 
   it('states why an answer ended early', () => {
     const view = renderView([assistant('Partial', { endNote: 'incomplete' }), assistant('Cut', { endNote: 'length' })]);
     const text = view.text();
-    expect(text).toContain('⚠ answer incomplete (connection closed)');
-    expect(text).toContain('⚠ answer cut off (length limit reached)');
+    expect(text).toContain('! answer incomplete (connection closed)');
+    expect(text).toContain('! answer cut off (length limit reached)');
   });
 
   it('shows reasoning dimmed above the answer, or one collapsed line', () => {
@@ -87,7 +87,7 @@ describe('transcript items', () => {
     const item = tool({ state: 'done', startedAt: 0, endedAt: 400, result });
     const view = renderView([item]);
     const text = rows(view.lastFrame());
-    expect(text[0]).toBe('✔ builtin__calculator {"expression":"2+2"} 400ms');
+    expect(text[0]).toBe('✓ builtin__calculator {"expression":"2+2"} 400ms');
     expect(text).toContain('  │ row 5');
     expect(text).not.toContain('  │ row 6');
     expect(text).toContain('  … 7 more lines');
@@ -101,7 +101,7 @@ describe('transcript items', () => {
 
   it('shows a failed call in the error colour with its message', () => {
     const view = renderView([tool({ state: 'error', startedAt: 0, endedAt: 2_000, result: 'connection refused' })]);
-    expect(rows(view.lastFrame())).toEqual(['✖ builtin__calculator {"expression":"2+2"} failed 2.0s', '  │ connection refused']);
+    expect(rows(view.lastFrame())).toEqual(['✗ builtin__calculator {"expression":"2+2"} failed 2.0s', '  │ connection refused']);
     expect(view.lastFrame()).toMatch(/\x1b\[31mconnection refused/);
   });
 
@@ -141,11 +141,11 @@ describe('transcript items', () => {
       command({ command: 'rm x', state: 'skipped' }),
     ]);
     const text = rows(view.lastFrame());
-    expect(text).toContain('✔ $ ls /tmp exit 0');
+    expect(text).toContain('✓ $ ls /tmp exit 0');
     expect(text).toContain('  │ a');
     expect(text).toContain('  │ b');
-    expect(text).toContain('✖ $ false exit 1');
-    expect(text).toContain('✖ $ sleep 99 timed out');
+    expect(text).toContain('✗ $ false exit 1');
+    expect(text).toContain('✗ $ sleep 99 timed out');
     expect(text).toContain('↷ $ rm x skipped');
   });
 
@@ -172,7 +172,7 @@ describe('transcript items', () => {
     const view = renderView([status('error', 'broken'), tool({ state: 'done', result: 'ok' })], { theme: plainTheme });
     const raw = view.lastFrame() ?? '';
     expect(raw).not.toMatch(/\x1b\[(3[0-9]|9[0-7])m/);
-    expect(view.text()).toContain('✖ broken');
-    expect(view.text()).toContain('✔ builtin__calculator');
+    expect(view.text()).toContain('✗ broken');
+    expect(view.text()).toContain('✓ builtin__calculator');
   });
 });

@@ -48,7 +48,7 @@ describe('markdown in answers', () => {
     expect(rows).toContain('• pears');
     expect(rows).toContain('  1. green');
     expect(rows).toContain('  2. red');
-    expect(rows).toContain('• ☑ done');
+    expect(rows).toContain('• ☒ done');
     expect(rows).toContain('• ☐ todo');
     expect(rows).toContain('3. three');
     expect(rows).toContain('4. four');
