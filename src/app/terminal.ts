@@ -21,8 +21,14 @@ export interface FullScreenSession {
 export interface FullScreenOptions {
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
-  /** Called once before the process exits on a signal or uncaught error (e.g. to flush the session log). */
-  onFatal?: (reason: string) => void;
+  /**
+   * Called once before the process exits on a signal or an uncaught error, e.g. to save the partial
+   * answer and flush the session log. On a signal it may take up to `saveMs`; after an uncaught
+   * error only its synchronous part runs (the process state is no longer to be trusted).
+   */
+  onFatal?: (reason: string) => void | Promise<void>;
+  /** How long a signal waits for `onFatal` before exiting anyway (default 1500 ms). */
+  saveMs?: number;
   /** Ask the terminal to mark pastes (ESC[200~ … ESC[201~) so pasted newlines never send. */
   bracketedPaste?: boolean;
 }
@@ -53,15 +59,29 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
   };
 
   const onExit = () => restore();
+  let exiting = false;
   const exitOnSignal = (signal: 'SIGTERM' | 'SIGHUP', code: number) => {
-    options.onFatal?.(signal);
-    restore();
-    process.exit(code);
+    if (exiting) return;
+    exiting = true;
+    // A closed terminal window (SIGHUP) or a polite kill gets the partial answer saved; a hung save
+    // must not keep a process without a terminal alive.
+    const saved = Promise.resolve()
+      .then(() => options.onFatal?.(signal))
+      .catch(() => {});
+    const deadline = new Promise((resolve) => setTimeout(resolve, options.saveMs ?? 1500).unref());
+    void Promise.race([saved, deadline]).then(() => {
+      restore();
+      process.exit(code);
+    });
   };
   const onSigterm = () => exitOnSignal('SIGTERM', 143);
   const onSighup = () => exitOnSignal('SIGHUP', 129);
   const onFatalError = (error: unknown) => {
-    options.onFatal?.('error');
+    try {
+      void options.onFatal?.('error');
+    } catch {
+      // Restoring the terminal and saying what happened come first.
+    }
     restore();
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     // The message may quote what a server sent: printed escaped like everything else.

@@ -37,7 +37,8 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   if (history.lastError) store.getState().addStatus('warn', history.lastError);
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
-  const screen = enterFullScreen({ bracketedPaste: true });
+  let saveOnExit: (() => Promise<void>) | undefined;
+  const screen = enterFullScreen({ bracketedPaste: true, onFatal: () => saveOnExit?.() });
   const writer = new ScreenWriter(process.stdout);
   let lastFrame = '';
   const sink = new FrameSink(process.stdout, (frame) => {
@@ -76,6 +77,9 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
     resolveExit(0);
   };
   const controller = createSession({ config, store, quit, args });
+  // On SIGTERM / SIGHUP the running answer is cancelled, so what has arrived is saved as a cancelled
+  // answer, and the session file is closed.
+  saveOnExit = () => controller.close();
   const sessionIds = () => listSessions(sessionsDir(config)).map((entry) => entry.id);
   const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds, transcriptLayer };
   instance = render(
