@@ -1,3 +1,4 @@
+import { isExpandable } from '../components/chat';
 import type { AppStore } from '../state/store';
 import { EMPTY_EDITOR } from '../state/slices/ui';
 import { sidebarShown } from '../state/selectors';
@@ -96,7 +97,7 @@ export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometr
   return false;
 }
 
-/** The focused transcript: line scrolling, reasoning fold, tool results expanded. */
+/** The focused transcript: line scrolling, reasoning fold, tool results and long messages expanded. */
 export function handleChatKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
   const state = store.getState();
   if (state.focus !== 'chat') return false;
@@ -105,7 +106,7 @@ export function handleChatKey(store: AppStore, geometry: TranscriptGeometry, key
   else if (key.name === 'down') state.scrollBy(-1);
   else if (key.name === 'text' && key.text === 'r' && !key.paste) state.toggleReasoning();
   else if (key.name === 'text' && key.text === 'x' && !key.paste) {
-    const ids = state.items.filter((item) => item.kind === 'tool' || item.kind === 'command').map((item) => item.id);
+    const ids = state.items.filter(isExpandable).map((item) => item.id);
     state.setExpandedIds(state.expandedIds.length > 0 ? [] : ids);
   } else return false;
   return true;

@@ -65,7 +65,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   { where: 'chat', keys: 'PgUp / PgDn', does: 'scroll a page' },
   { where: 'chat', keys: 'Home / End', does: 'top / bottom (End follows new output again)', short: 'Home/End' },
   { where: 'chat', keys: 'r', does: 'fold or unfold reasoning', short: 'r reasoning' },
-  { where: 'chat', keys: 'x', does: 'expand or fold every tool result', short: 'x results' },
+  { where: 'chat', keys: 'x', does: 'expand or fold every tool result and long message', short: 'x expand' },
   { where: 'chat', keys: 'Esc', does: 'back to the input' },
 ];
 

@@ -42,7 +42,7 @@ describe('status bar', () => {
     await h.type('\t');
     expect(h.screen()).toContain('↑↓ select · Enter open · r reconnect · d disconnect · c connect · Tab focus');
     await h.type('\t');
-    expect(h.screen()).toContain('↑↓ scroll · Home/End · r reasoning · x results · Tab focus');
+    expect(h.screen()).toContain('↑↓ scroll · Home/End · r reasoning · x expand · Tab focus');
     h.store.getState().setHint('something to know');
     await h.settle();
     expect(h.screen()).toContain('something to know');
@@ -143,6 +143,26 @@ describe('keys', () => {
     expect(h.store.getState().reasoningCollapsed).toBe(true);
     await h.type('x');
     expect(h.store.getState().expandedIds).toEqual(['t1']);
+    await h.type('x');
+    expect(h.store.getState().expandedIds).toEqual([]);
+  });
+
+  it('x shows a user message longer than the transcript shows folded, and folds it again', async () => {
+    h = renderApp({ columns: 100, rows: 30 });
+    const long = Array.from({ length: 450 }, (_, index) => `pasted line ${index + 1}`).join('\n');
+    h.store.getState().addUserItem('u-long', long);
+    h.store.getState().addUserItem('u-short', 'a short one');
+    await h.settle();
+    // Folded: the message stops after 400 lines and says how to see the rest.
+    expect(h.screen()).toContain('… 50 more lines · x in the chat shows them');
+    expect(h.screen()).toContain('pasted line 400');
+    expect(h.screen()).not.toContain('pasted line 401');
+    await h.type('\t');
+    await h.type('\t');
+    await h.type('x');
+    expect(h.store.getState().expandedIds).toEqual(['u-long']);
+    expect(h.screen()).toContain('pasted line 450');
+    expect(h.screen()).not.toContain('more lines');
     await h.type('x');
     expect(h.store.getState().expandedIds).toEqual([]);
   });

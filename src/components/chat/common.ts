@@ -41,12 +41,15 @@ export const ERROR_GLYPH = '✗';
 export const WARN_GLYPH = '!';
 export const INFO_GLYPH = '∙';
 
-/** `… 12 more lines` under a clipped text. */
-export function omittedLine(clipped: Clipped, styles: ChatStyles, where: 'more' | 'earlier', width: number): string[] {
+/** Said after a clipped message that expanding shows in full (the chat's `x` key). */
+export const EXPAND_HINT = 'x in the chat shows them';
+
+/** `… 12 more lines` under a clipped text, with `hint` after it when given. */
+export function omittedLine(clipped: Clipped, styles: ChatStyles, where: 'more' | 'earlier', width: number, hint?: string): string[] {
   if (clipped.omittedLines === 0) return [];
   const count = `${clipped.omittedAtLeast ? 'at least ' : ''}${clipped.omittedLines}`;
   const noun = clipped.omittedLines === 1 && !clipped.omittedAtLeast ? 'line' : 'lines';
-  return [serialize(truncateSpans([{ text: `  … ${count} ${where} ${noun}`, style: styles.muted }], width))];
+  return [serialize(truncateSpans([{ text: `  … ${count} ${where} ${noun}${hint ? ` · ${hint}` : ''}`, style: styles.muted }], width))];
 }
 
 

@@ -4,3 +4,4 @@ export { loadHighlighter, subscribeHighlighter } from './highlight';
 export { TICK_MS } from './common';
 export { warmUpMarkdown } from './markdown';
 export { frameRows, TranscriptViewport, type ViewportFrame, type ViewportInput } from './viewport';
+export { isExpandable } from './items';

@@ -1,8 +1,8 @@
 import { sanitize, sanitizeLabel } from '../../services/terminal/sanitize';
 import type { ChatItem } from '../../state/types';
-import { ERROR_GLYPH, INDENT, INFO_GLYPH, LIMITS, omittedLine, WARN_GLYPH, type ItemContext, type ItemLayout } from './common';
+import { ERROR_GLYPH, EXPAND_HINT, INDENT, INFO_GLYPH, LIMITS, omittedLine, WARN_GLYPH, type ItemContext, type ItemLayout } from './common';
 import { renderMarkdown, type MarkdownContext } from './markdown';
-import { clipHead } from './preview';
+import { clipHead, exceedsHead } from './preview';
 import { releasePlainStream, releaseStream, renderMarkdownStreaming, wrapPlainStreaming } from './streaming';
 import type { Style } from './style';
 import { serialize, truncateSpans, wrapSpans } from './text';
@@ -24,6 +24,24 @@ export function isDrawn(item: ChatItem): boolean {
   }
 }
 
+/**
+ * Items that show more when expanded (the chat's `x` key): tool calls and commands (arguments,
+ * whole results) and user or status messages longer than what they show folded.
+ */
+export function isExpandable(item: ChatItem): boolean {
+  switch (item.kind) {
+    case 'tool':
+    case 'command':
+      return true;
+    case 'user':
+      return exceedsHead(item.text, LIMITS.userLines, LIMITS.maxChars);
+    case 'status':
+      return exceedsHead(item.text, LIMITS.statusLines, LIMITS.maxChars);
+    default:
+      return false;
+  }
+}
+
 /** Tool and command rows sit right under the answer that asked for them, without a blank line. */
 export function attachesTo(above: ChatItem, item: ChatItem): boolean {
   return (item.kind === 'tool' || item.kind === 'command') && (above.kind === 'assistant' || above.kind === 'tool' || above.kind === 'command');
@@ -36,7 +54,7 @@ function userLines(item: Extract<ChatItem, { kind: 'user' }>, width: number, ctx
     firstPrefix: [{ text: '› ', style: styles.userPrefix }],
     restPrefix: INDENT,
   });
-  return [...lines, ...omittedLine(clipped, styles, 'more', width)];
+  return [...lines, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
 }
 
 const END_NOTES: Record<string, string> = {
@@ -98,7 +116,7 @@ function statusLines(item: Extract<ChatItem, { kind: 'status' }>, width: number,
     firstPrefix: [{ text: `${STATUS_GLYPHS[item.level]} `, style: { ...levelStyle, bold: item.level !== 'info' } }],
     restPrefix: INDENT,
   });
-  return [...lines, ...omittedLine(clipped, styles, 'more', width)];
+  return [...lines, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
 }
 
 /** Lays one item out in rows of at most `width` columns. Every untrusted string is sanitized first. */

@@ -43,6 +43,19 @@ export function clipHead(text: string, maxLines: number, maxChars: number): Clip
   return { text: shown, omittedLines: Math.max(1, lines), omittedAtLeast: scanEnd < text.length };
 }
 
+/** Whether clipHead(text, maxLines, maxChars) would hide anything; reads no further than the cut. */
+export function exceedsHead(text: string, maxLines: number, maxChars: number): boolean {
+  if (text.length > maxChars) return true;
+  let end = 0;
+  for (let line = 0; line < maxLines; line++) {
+    const next = text.indexOf('\n', end);
+    if (next === -1) return false;
+    end = next + 1;
+  }
+  // Only a trailing newline after the last shown line hides nothing (clipHead drops it too).
+  return end < text.length;
+}
+
 /** The last `maxLines` lines (and at most `maxChars` characters) of `text`. */
 export function clipTail(text: string, maxLines: number, maxChars: number): Clipped {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;

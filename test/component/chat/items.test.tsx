@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isExpandable } from '../../../src/components/chat/items';
+import { clipHead, exceedsHead } from '../../../src/components/chat/preview';
 import { assistant, command, plainTheme, renderView, rowsOf, status, tool, user } from './helpers';
 
 function rows(frame: string | undefined): string[] {
@@ -174,5 +176,37 @@ describe('transcript items', () => {
     expect(raw).not.toMatch(/\x1b\[(3[0-9]|9[0-7])m/);
     expect(view.text()).toContain('✗ broken');
     expect(view.text()).toContain('✓ builtin__calculator');
+  });
+
+  it('folds a long user message after 400 lines, says how to see the rest, and shows it all expanded', () => {
+    const text = Array.from({ length: 403 }, (_, index) => `line ${index + 1}`).join('\n');
+    const item = user(text, 'u-403');
+    const folded = rows(renderView([item], { height: 500 }).lastFrame());
+    expect(folded).toContain('  line 400');
+    expect(folded).not.toContain('  line 401');
+    expect(folded[folded.length - 1]).toBe('  … 3 more lines · x in the chat shows them');
+    const open = rows(renderView([item], { height: 500, expandedIds: new Set(['u-403']) }).lastFrame());
+    expect(open[open.length - 1]).toBe('  line 403');
+    expect(open.join('\n')).not.toContain('more lines');
+  });
+
+  it('x expands tool calls, commands and only the messages that are folded', () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `l${index}`).join('\n');
+    expect(isExpandable(user(lines(400)))).toBe(false);
+    expect(isExpandable(user(`${lines(400)}\n`))).toBe(false);
+    expect(isExpandable(user(lines(401)))).toBe(true);
+    expect(isExpandable(user('x'.repeat(300 * 1024)))).toBe(true);
+    expect(isExpandable(status('info', lines(20)))).toBe(false);
+    expect(isExpandable(status('info', lines(21)))).toBe(true);
+    expect(isExpandable(tool({ state: 'done', result: 'ok' }))).toBe(true);
+    expect(isExpandable(command({ state: 'done', output: 'ok', exitCode: 0 }))).toBe(true);
+    expect(isExpandable(assistant(lines(900)))).toBe(false);
+    for (const sample of ['', 'a', 'a\n', 'a\nb', 'a\nb\n', 'a\n\n', '\n\n\n', 'abcdef']) {
+      for (const maxLines of [1, 2, 3]) {
+        for (const maxChars of [2, 4, 100]) {
+          expect(exceedsHead(sample, maxLines, maxChars), JSON.stringify([sample, maxLines, maxChars])).toBe(clipHead(sample, maxLines, maxChars).omittedLines > 0);
+        }
+      }
+    }
   });
 });
