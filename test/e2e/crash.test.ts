@@ -1,21 +1,18 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { disposeAfterEach } from '../helpers/lifecycle';
 import { ROOT, TerminalSession } from '../helpers/terminal';
 
-let session: TerminalSession | undefined;
-afterEach(async () => {
-  await session?.dispose();
-  session = undefined;
-});
+const track = disposeAfterEach();
 
 describe('an uncaught error', () => {
   it('restores the terminal first, then prints the message, and exits 1', async () => {
     const crash = path.join(ROOT, 'test', 'fixtures', 'crash-after-start.mjs');
-    session = new TerminalSession({
+    const session = track(new TerminalSession({
       cols: 100,
       rows: 30,
       env: { NODE_OPTIONS: `--import=${crash}`, AISH_TEST_CRASH_AFTER_MS: '1500' },
-    });
+    }));
     await session.waitFor('Ask anything');
     expect(await session.onAltScreen()).toBe(true);
     expect(await session.waitForExit()).toBe(1);

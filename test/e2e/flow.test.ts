@@ -1,15 +1,7 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  isToolResultTurn,
-  lastMessage,
-  lastUserText,
-  startScriptedBroker,
-  textReply,
-  toolCallReply,
-  type ReceivedRequest,
-  type ScriptedBroker,
-} from '../helpers/scripted-broker';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { isToolResultTurn, lastMessage, lastUserText, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
 import { keys, makeScratchHome, ROOT, sleep, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 // The whole flow, through the built binary in a pseudo-terminal, against the scripted broker, the
@@ -19,20 +11,7 @@ const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'ser
 /** The approval keys are dead for this long after a frame appears (plus margin). */
 const FRAME_DELAY_MS = 600;
 
-let broker: ScriptedBroker;
-let session: TerminalSession | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await session?.dispose();
-  session = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 function start(options: { cols?: number; rows?: number; everything?: boolean } = {}): TerminalSession {
   const home = makeScratchHome();
@@ -42,8 +21,7 @@ function start(options: { cols?: number; rows?: number; everything?: boolean } =
     defaultModel: 'scripted',
     mcp: { servers },
   });
-  session = new TerminalSession({ cols: options.cols ?? 120, rows: options.rows ?? 36, home });
-  return session;
+  return track(new TerminalSession({ cols: options.cols ?? 120, rows: options.rows ?? 36, home }));
 }
 
 /** Requests since `from` (the broker serves every test). */

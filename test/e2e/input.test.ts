@@ -1,23 +1,15 @@
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedBroker, textReply, type ScriptedBroker } from '../helpers/scripted-broker';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { textReply } from '../helpers/scripted-broker';
 import { keys, makeScratchHome, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
-let broker: ScriptedBroker;
-let session: TerminalSession | undefined;
+const { broker, track } = useBrokerAndTerminals({ fallback: () => textReply('ok') });
 const homes: string[] = [];
 
-beforeAll(async () => {
-  broker = await startScriptedBroker({ fallback: () => textReply('ok') });
-});
-afterAll(async () => {
-  await broker.close();
+afterAll(() => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await session?.dispose();
-  session = undefined;
 });
 
 function scratchHome(): string {
@@ -30,7 +22,7 @@ function scratchHome(): string {
 describe('end to end: the input bar', () => {
   it('keeps the input history across runs in the state directory, mode 0600', async () => {
     const home = scratchHome();
-    session = new TerminalSession({ home, cols: 100, rows: 24 });
+    let session = track(new TerminalSession({ home, cols: 100, rows: 24 }));
     await session.waitFor('Ask anything');
     await session.typeSlowly('first message to remember');
     session.write(keys.enter);
@@ -41,14 +33,14 @@ describe('end to end: the input bar', () => {
 
     const file = path.join(home, '.local', 'state', 'aish', 'input-history');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    session = new TerminalSession({ home, cols: 100, rows: 24 });
+    session = track(new TerminalSession({ home, cols: 100, rows: 24 }));
     await session.waitFor('Ask anything');
     session.write(keys.up);
     await session.waitFor('› first message to remember');
   });
 
   it('completes :commands and model names with Tab', async () => {
-    session = new TerminalSession({ home: scratchHome(), cols: 100, rows: 24 });
+    const session = track(new TerminalSession({ home: scratchHome(), cols: 100, rows: 24 }));
     await session.waitFor('Ask anything');
     await session.typeSlowly(':mo');
     session.write(keys.tab);

@@ -1,17 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { disposeAfterEach } from '../helpers/lifecycle';
 import { keys, makeScratchHome, TerminalSession } from '../helpers/terminal';
 
-let session: TerminalSession | undefined;
-afterEach(async () => {
-  await session?.dispose();
-  session = undefined;
-});
+const track = disposeAfterEach();
 
 describe('full-screen layout (built binary in a pseudo-terminal)', () => {
   it('draws chat, sidebar, input and status bar at 120x40 on the alternate screen', async () => {
-    session = new TerminalSession({ cols: 120, rows: 40 });
+    const session = track(new TerminalSession({ cols: 120, rows: 40 }));
     const screen = await session.waitFor((text) => text.includes('MCP servers') && text.includes('Ctrl+D quit'));
     expect(await session.onAltScreen()).toBe(true);
     const lines = await session.lines();
@@ -24,7 +21,7 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
   });
 
   it('fits 80x24 with the sidebar hidden, and brings it back with Ctrl+S', async () => {
-    session = new TerminalSession({ cols: 80, rows: 24 });
+    const session = track(new TerminalSession({ cols: 80, rows: 24 }));
     await session.waitFor('Ask anything');
     let lines = await session.lines();
     expect(lines.join('\n')).not.toContain('MCP servers');
@@ -36,7 +33,7 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
   });
 
   it('reflows when the terminal is resized', async () => {
-    session = new TerminalSession({ cols: 120, rows: 40 });
+    const session = track(new TerminalSession({ cols: 120, rows: 40 }));
     await session.waitFor('MCP servers');
     session.resize(80, 24);
     await session.waitFor((screen) => !screen.includes('MCP servers') && screen.split('\n')[23]?.startsWith('local · idle') === true);
@@ -46,7 +43,7 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
   });
 
   it('quits on Ctrl+D and leaves the terminal on the main screen with the cursor shown', async () => {
-    session = new TerminalSession({ cols: 100, rows: 30 });
+    const session = track(new TerminalSession({ cols: 100, rows: 30 }));
     await session.waitFor('Ask anything');
     session.write(keys.ctrl('d'));
     expect(await session.waitForExit()).toBe(0);
@@ -59,7 +56,7 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
   });
 
   it('Ctrl+C clears the input first, then quits on a second press within a second', async () => {
-    session = new TerminalSession({ cols: 100, rows: 30 });
+    const session = track(new TerminalSession({ cols: 100, rows: 30 }));
     await session.waitFor('Ask anything');
     session.write('draft text');
     await session.waitFor('draft text');
@@ -74,14 +71,13 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
 
   it('restores the terminal on SIGTERM and on SIGHUP', async () => {
     for (const signal of ['SIGTERM', 'SIGHUP']) {
-      session = new TerminalSession({ cols: 100, rows: 30 });
+      const session = track(new TerminalSession({ cols: 100, rows: 30 }));
       await session.waitFor('Ask anything');
       session.kill(signal);
       await session.waitForExit();
       expect(await session.onAltScreen(), signal).toBe(false);
       expect(session.raw.endsWith('\x1b[?1049l'), signal).toBe(true);
       await session.dispose();
-      session = undefined;
     }
   });
 
@@ -89,7 +85,7 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
     const home = makeScratchHome();
     const file = path.join(home, 'bad.json');
     writeFileSync(file, JSON.stringify({ mcp: { servers: { boltzmann: { url: 'boltzmann:8080' } } } }));
-    session = new TerminalSession({ cols: 120, rows: 20, args: ['--config', file], home });
+    const session = track(new TerminalSession({ cols: 120, rows: 20, args: ['--config', file], home }));
     expect(await session.waitForExit()).toBe(2);
     const screen = await session.screen();
     expect(screen).toContain('bad.json: mcp.servers.boltzmann.url: expected a URL, got "boltzmann:8080"');

@@ -1,25 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dropAfter, errorReply, hangReply, stallAfter, startScriptedBroker, textReply, type ScriptedBroker } from '../helpers/scripted-broker';
-import type { TerminalSession } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { dropAfter, errorReply, hangReply, stallAfter, textReply } from '../helpers/scripted-broker';
 import { ask, sessionMessages, startApp, waitForSettled } from '../security/helpers/app';
 
 // The model's server misbehaving, through the built binary: each fault leaves a clear message on
 // screen, and the conversation stays valid — the session log holds every message in order and the
 // next request the server receives is a well-formed history (roles alternate, nothing lost).
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  await term?.dispose();
-  term = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 /** Roles of a request's messages, system prompt first. */
 const rolesOf = (messages: Array<{ role: string }>) => messages.map((message) => message.role);
@@ -31,7 +19,7 @@ function expectAlternating(roles: string[]) {
 
 describe('faults of the model server', () => {
   it('a dropped stream, a 500, a 429 with Retry-After, no first byte, a stall: each is shown, nothing is lost', async () => {
-    term = startApp({ broker, rows: 60, config: { broker: { firstByteTimeoutMs: 1500, idleTimeoutMs: 1500, maxRetries: 1 } } });
+    const term = track(startApp({ broker, rows: 60, config: { broker: { firstByteTimeoutMs: 1500, idleTimeoutMs: 1500, maxRetries: 1 } } }));
     await term.waitFor('idle', 20_000);
     const from = broker.requests.length;
 
@@ -97,7 +85,7 @@ describe('faults of the model server', () => {
 
   it('HTTP 401 with an HTML page: one readable line, no markup, no key', async () => {
     const page = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
-    term = startApp({ broker, model: { apiKey: 'sk-fault-test-key-123456' }, config: { broker: { maxRetries: 0 } } });
+    const term = track(startApp({ broker, model: { apiKey: 'sk-fault-test-key-123456' }, config: { broker: { maxRetries: 0 } } }));
     await term.waitFor('idle', 20_000);
     broker.enqueue(errorReply(401, page, { contentType: 'text/html' }));
     await ask(term, 'are you there');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { isToolResultTurn, lastUserText, textReply, toolCallReply } from '../helpers/scripted-broker';
 import { sleep, TerminalSession } from '../helpers/terminal';
 import { ask, hostileServer, prepareHome, sessionMessages, waitForSettled } from '../security/helpers/app';
 
@@ -9,19 +10,7 @@ import { ask, hostileServer, prepareHome, sessionMessages, waitForSettled } from
 // turn is back on screen and in the context, the interrupted question is marked, and nothing that
 // already ran (a tool call) runs again.
 
-let broker: ScriptedBroker;
-const sessions: TerminalSession[] = [];
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  for (const session of sessions.splice(0)) await session.dispose();
-});
+const { broker, track } = useBrokerAndTerminals();
 
 describe('killed mid-answer', () => {
   it('SIGKILL while streaming, then --continue: completed turns kept, nothing re-runs, the history is valid', async () => {
@@ -38,8 +27,7 @@ describe('killed mid-answer', () => {
       return textReply('resumed fine');
     });
 
-    const first = new TerminalSession({ home, cols: 120, rows: 40 });
-    sessions.push(first);
+    const first = track(new TerminalSession({ home, cols: 120, rows: 40 }));
     await first.waitFor('mcp 1/1', 20_000);
     await ask(first, 'echo something');
     await first.waitFor('first answer complete');
@@ -53,8 +41,7 @@ describe('killed mid-answer', () => {
     // What survived on disk: the whole first turn and the interrupted question.
     expect(sessionMessages(home).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
 
-    const second = new TerminalSession({ home, cols: 120, rows: 40, args: ['--continue'] });
-    sessions.push(second);
+    const second = track(new TerminalSession({ home, cols: 120, rows: 40, args: ['--continue'] }));
     await second.waitFor(/resumed session/);
     const screen = await waitForSettled(second, 'mcp 1/1', 20_000);
     expect(screen).toContain('echo something');

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
-import { ROOT, type TerminalSession } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { MISBEHAVING } from '../helpers/mcp';
+import { isToolResultTurn, lastUserText, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
 import { ask, hostileServer, sessionMessages, startApp, waitForSettled } from '../security/helpers/app';
 import { foreignEscapes, rawControls } from '../security/helpers/escapes';
-import { startHttpMcpServer, type HttpMcpServer } from './fixtures/http-mcp-server';
+import { startHttpMcpServer } from './fixtures/http-mcp-server';
 
 // MCP servers misbehaving, through the built binary: a stdio server that dies in the middle of a
 // call, an HTTP server that never answers (the call times out and the server is told it was
@@ -11,27 +12,9 @@ import { startHttpMcpServer, type HttpMcpServer } from './fixtures/http-mcp-serv
 // non-JSON lines and escape sequences to stdout and stderr. Each is shown clearly; every call gets
 // its tool turn, in the session log and in the next request.
 
-const MISBEHAVING = `${ROOT}/test/helpers/misbehaving-stdio-server.mjs`;
 const NGINX_401 = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body><center><h1>401 Authorization Required</h1></center></body>\r\n</html>\r\n';
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-let hanging: HttpMcpServer | undefined;
-let locked: HttpMcpServer | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-  await hanging?.close();
-  await locked?.close();
-});
+const { broker, track } = useBrokerAndTerminals();
 
 const CALLS: Record<string, string> = { crash: 'hostile__crash', hang: 'web__hang', noisy: 'noisy__noisy' };
 
@@ -43,10 +26,10 @@ function route(request: ReceivedRequest) {
 
 describe('faults of MCP servers', () => {
   it('a crash mid-call, a hanging HTTP server, a 401 HTML page, garbage on stdout: shown clearly, every call answered', async () => {
-    hanging = await startHttpMcpServer();
-    locked = await startHttpMcpServer({ unauthorizedHtml: NGINX_401 });
+    const hanging = track(await startHttpMcpServer());
+    const locked = track(await startHttpMcpServer({ unauthorizedHtml: NGINX_401 }));
     broker.route(route);
-    term = startApp({
+    const term = track(startApp({
       broker,
       rows: 60,
       servers: {
@@ -56,7 +39,7 @@ describe('faults of MCP servers', () => {
         noisy: { command: process.execPath, args: [MISBEHAVING, '--banner'] },
       },
       mcp: { autoApprove: { 'hostile__*': true, 'web__*': true, 'noisy__*': true } },
-    });
+    }));
     let screen = await waitForSettled(term, 'mcp 3/4', 20_000);
     // The 401 page becomes one line under the server, without markup.
     screen = await waitForSettled(term, /✗ locked[\s\S]*HTTP 401/);

@@ -65,6 +65,7 @@ export class TerminalSession {
   exitCode: number | undefined;
   private exitPromise: Promise<number>;
   private pending: Promise<void> = Promise.resolve();
+  private disposed = false;
 
   constructor(options: StartOptions = {}) {
     const cols = options.cols ?? 120;
@@ -175,8 +176,10 @@ export class TerminalSession {
     }
   }
 
-  /** Kills the process if still running and removes the scratch home. */
+  /** Kills the process if still running and removes the scratch home; a second call does nothing. */
   async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
     if (this.exitCode === undefined) {
       this.kill('SIGKILL');
       await Promise.race([this.exitPromise, new Promise((resolve) => setTimeout(resolve, 2000))]);

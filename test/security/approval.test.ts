@@ -1,29 +1,17 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
-import { keys, sleep, type TerminalSession } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { isToolResultTurn, textReply, toolCallReply } from '../helpers/scripted-broker';
+import { keys, sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
 
 // DESIGN.md §5.2 end to end: what you approve is what runs. Keys that arrive too early, come from a
 // paste or a burst, or are really a terminal's replies never answer a frame; each frame of a queue
 // is answered on its own; the server receives exactly the call that was shown and allowed.
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 /** Replies a terminal sends on its own: cursor position, device attributes, an OSC colour report, a mode report, focus events. */
 const TERMINAL_REPLIES = ['\x1b[24;80R', '\x1b[?64;1;2;6;9;15;22c', '\x1b]11;rgb:yyyy/yyyy/yyyy\x1b\\', '\x1b]10;rgb:ffff/ffff/ffff\x07', '\x1b[?2026;2$y', '\x1b[I', '\x1b[O', '\x1bP1+r796e=79\x1b\\'];
@@ -39,7 +27,7 @@ describe('approval frames answer only deliberate keys, and bind the call that wa
             { name: 'hostile__echo', arguments: { text: 'second call' }, id: 'call_b' },
           ]),
     );
-    term = startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: logFile }) } });
+    const term = track(startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: logFile }) } }));
     await term.waitFor('mcp 1/1', 20_000);
     const from = broker.requests.length;
     await ask(term, 'run both');

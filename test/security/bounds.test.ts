@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chunk, isToolResultTurn, lastUserText, sse, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker, type SseItem, type StreamResponse } from '../helpers/scripted-broker';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { chunk, isToolResultTurn, lastUserText, sse, textReply, toolCallReply, type SseItem, type StreamResponse } from '../helpers/scripted-broker';
 import { keys, type TerminalSession } from '../helpers/terminal';
-import { startHttpMcpServer, type HttpMcpServer } from '../faults/fixtures/http-mcp-server';
+import { startHttpMcpServer } from '../faults/fixtures/http-mcp-server';
 import { ask, hostileServer, sessionMessages, startApp, waitForSettled } from './helpers/app';
 import { memoryOf } from './helpers/memory';
 
@@ -10,23 +11,7 @@ import { memoryOf } from './helpers/memory';
 // keystroke and quits on Ctrl+D, and the process's peak memory stayed far below what keeping the
 // flood would take.
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-let http: HttpMcpServer | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-  await http?.close();
-  http = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 /** The UI still takes input: a typed word appears in the input bar, Ctrl+U clears it, Ctrl+D quits. */
 async function expectResponsiveAndQuit(session: TerminalSession): Promise<void> {
@@ -51,7 +36,7 @@ function manyToolCalls(count: number, name: string): StreamResponse {
 describe('bounds under floods', () => {
   it('a stdio server writing 100 MB without a line end is stopped and reported; memory stays bounded', async () => {
     broker.route((request) => (isToolResultTurn(request) ? textReply('after the flood') : toolCallReply([{ name: 'hostile__flood', arguments: { megabytes: 100 }, id: 'call_flood' }])));
-    term = startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain' }) }, mcp: { autoApprove: { hostile__flood: true } } });
+    const term = track(startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain' }) }, mcp: { autoApprove: { hostile__flood: true } } }));
     await term.waitFor('mcp 1/1', 20_000);
     const before = memoryOf(term.pid);
     await ask(term, 'flood me');
@@ -66,13 +51,13 @@ describe('bounds under floods', () => {
   }, 60_000);
 
   it('a 50 MB tool result: the model gets a capped copy, the UI stays responsive; a 200 MB one is refused at the message limit', async () => {
-    http = await startHttpMcpServer();
+    const http = track(await startHttpMcpServer());
     broker.route((request) => {
       if (isToolResultTurn(request)) return textReply(`after the ${request.body?.messages?.at(-1)?.tool_call_id === 'call_huge' ? 'huge' : 'big'} result`);
       const megabytes = lastUserText(request).includes('huge') ? 200 : 50;
       return toolCallReply([{ name: 'web__big', arguments: { megabytes }, id: megabytes === 200 ? 'call_huge' : 'call_big' }]);
     });
-    term = startApp({ broker, servers: { web: { url: http.url } }, mcp: { autoApprove: { web__big: true } } });
+    const term = track(startApp({ broker, servers: { web: { url: http.url } }, mcp: { autoApprove: { web__big: true } } }));
     await term.waitFor('mcp 1/1', 20_000);
     const before = memoryOf(term.pid);
     const from = broker.requests.length;
@@ -99,7 +84,7 @@ describe('bounds under floods', () => {
 
   it('10,000 tool calls in one answer: the first run, the rest are answered as over the limit, the UI stays responsive', async () => {
     broker.route((request) => (isToolResultTurn(request) ? textReply('after ten thousand') : manyToolCalls(10_000, 'hostile__echo')));
-    term = startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain' }) }, mcp: { autoApprove: { hostile__echo: true } } });
+    const term = track(startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain' }) }, mcp: { autoApprove: { hostile__echo: true } } }));
     await term.waitFor('mcp 1/1', 20_000);
     const before = memoryOf(term.pid);
     const from = broker.requests.length;

@@ -1,19 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  isToolResultTurn,
-  lastUserText,
-  rechunk,
-  startScriptedBroker,
-  textReply,
-  toolCallReply,
-  type ReceivedRequest,
-  type ScriptedBroker,
-} from '../helpers/scripted-broker';
-import { keys, sleep, type TerminalSession } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { isToolResultTurn, lastUserText, rechunk, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
+import { keys, sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
-import { foreignEscapes, loneCarriageReturns, rawControls } from './helpers/escapes';
+import { expectCleanTerminalOutput } from './helpers/escapes';
 
 // DESIGN.md §5.1 end to end: hostile text from the model (answer and reasoning, whole and one
 // character per chunk) and from an MCP server (names, titles, descriptions, schemas, arguments,
@@ -48,26 +40,7 @@ const ECHO_ARGS = {
   nested: { deeper: ['\x1b[31m', '\u202Ereversed'] },
 };
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-});
-
-function expectNothingForeign(raw: string) {
-  expect(foreignEscapes(raw)).toEqual([]);
-  expect(rawControls(raw)).toEqual([]);
-  expect(loneCarriageReturns(raw)).toBe(0);
-}
+const { broker, track } = useBrokerAndTerminals();
 
 /** The conversation: a hostile answer with reasoning, a call of the hostile echo tool, a crash. */
 function hostileRoute(chunkSize: number | undefined) {
@@ -84,13 +57,13 @@ function hostileRoute(chunkSize: number | undefined) {
 }
 
 async function hostileSession(chunkSize: number | undefined, logFile: string) {
-  term = startApp({
+  const term = track(startApp({
     broker,
     servers: { hostile: hostileServer({ HOSTILE_TEXT: HOSTILE, HOSTILE_LOG: logFile }) },
     mcp: { autoApprove: { hostile__crash: true } },
     cols: 140,
     rows: 50,
-  });
+  }));
   await term.waitFor(/mcp 1\/1/, 20_000);
   const from = broker.requests.length;
   broker.route(hostileRoute(chunkSize));
@@ -190,7 +163,7 @@ describe('hostile text from the model and from an MCP server never reaches the t
       await term.waitFor(/idle/);
       if (process.env.SEC_DEBUG) console.log(await term.screen());
 
-      expectNothingForeign(term.raw);
+      expectCleanTerminalOutput(term.raw);
       const requests = broker.requests.slice(from);
 
       // The model got the original text: its own earlier answer and the tool's result, unescaped.

@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedBroker, textReply, toolCallReply, isToolResultTurn, type ScriptedBroker } from '../helpers/scripted-broker';
-import { TerminalSession, type TerminalSession as Term } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { textReply, toolCallReply, isToolResultTurn } from '../helpers/scripted-broker';
+import { TerminalSession } from '../helpers/terminal';
 import { hostileServer, prepareHome } from './helpers/app';
-import { foreignEscapes, loneCarriageReturns, rawControls } from './helpers/escapes';
+import { expectCleanTerminalOutput } from './helpers/escapes';
 import { runHeadless } from './helpers/headless';
 
 // Headless mode writes model and server text too: to a terminal it must be as safe as the UI; to
@@ -11,35 +12,16 @@ import { runHeadless } from './helpers/headless';
 
 const HOSTILE = '\x1b]52;c;ZXZpbA==\x07 | safe\rEVIL | \u202Eexe | \x1b[2J | \x9b31m | \x9d0;t\x9c | \x7f | zw\u200B | tag\u{E0041}';
 
-let broker: ScriptedBroker;
-let term: Term | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-});
-
-function expectClean(raw: string) {
-  expect(foreignEscapes(raw)).toEqual([]);
-  expect(rawControls(raw)).toEqual([]);
-  expect(loneCarriageReturns(raw)).toBe(0);
-}
+const { broker, track } = useBrokerAndTerminals();
 
 describe('headless output', () => {
   it('on a terminal, the answer and the notes are shown escaped', async () => {
     broker.route((request) => (isToolResultTurn(request) ? textReply(`after ${HOSTILE}`) : toolCallReply([{ name: 'hostile__echo', arguments: { text: 'x' } }], { textBefore: 'calling' })));
     // The tool is not allowed: headless denies it and says so on stderr, naming the hostile server's tool.
     const home = prepareHome({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: HOSTILE }) } });
-    term = new TerminalSession({ home, args: ['-p', 'go'], cols: 100, rows: 20 });
+    const term = track(new TerminalSession({ home, args: ['-p', 'go'], cols: 100, rows: 20 }));
     expect(await term.waitForExit(20_000)).toBe(0);
-    expectClean(term.raw);
+    expectCleanTerminalOutput(term.raw);
     const screen = await term.screen();
     expect(screen).toContain('after \\x1b]52;c;ZXZpbA==\\x07 | safe\\rEVIL | <U+202E>exe | \\x1b[2J | \\x9b31m');
     expect(screen).toContain('tool call hostile__echo denied');
@@ -55,12 +37,12 @@ describe('headless output', () => {
 
     const json = await runHeadless(['-p', 'go', '--output-format', 'json'], { home });
     expect(json.code).toBe(0);
-    expectClean(json.stdout);
+    expectCleanTerminalOutput(json.stdout);
     expect(JSON.parse(json.stdout)).toMatchObject({ text: HOSTILE, reasoning: HOSTILE });
 
     const stream = await runHeadless(['-p', 'go', '--output-format', 'stream-json'], { home });
     expect(stream.code).toBe(0);
-    expectClean(stream.stdout);
+    expectCleanTerminalOutput(stream.stdout);
     const events = stream.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
     expect(events.filter((event) => event.type === 'text').map((event) => event.text).join('')).toBe(HOSTILE);
     expect(events.filter((event) => event.type === 'reasoning').map((event) => event.text).join('')).toBe(HOSTILE);

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerSnapshot } from '../../src/services/mcp/types';
 import { buildToolIndex } from '../../src/services/tools/names';
 import { createApprovalPolicy } from '../../src/services/tools/policy';
-import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../helpers/scripted-broker';
+import { useScriptedBroker } from '../helpers/lifecycle';
+import { isToolResultTurn, textReply, toolCallReply } from '../helpers/scripted-broker';
 import { hostileServer, prepareHome } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 
@@ -48,13 +49,7 @@ describe('tool identity (unit)', () => {
   });
 });
 
-let broker: ScriptedBroker;
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
+const broker = useScriptedBroker();
 
 describe('tool identity (built binary, two real servers)', () => {
   it('a look-alike tool runs on its own server only, other rules do not allow it, duplicates and collisions are reported', async () => {

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
-import { sleep, type TerminalSession } from '../helpers/terminal';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { isToolResultTurn, lastUserText, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
+import { sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, prepareHome, startApp, stateDir, waitForSettled } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 
@@ -11,20 +12,7 @@ import { runHeadless } from './helpers/headless';
 // between two sessions — the approvals given for the old definition stop applying until the user
 // allows the new one once, and the frame says what changed. Annotations never grant anything.
 
-let broker: ScriptedBroker;
-let term: TerminalSession | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 /** "echo <word>" calls the echo tool, "mutate" calls mutate; after a result the model says so. */
 function route(request: ReceivedRequest) {
@@ -41,7 +29,7 @@ const plainServer = (variant = '1') => hostileServer({ HOSTILE_TEXT: 'plain', HO
 describe('pinned tool definitions', () => {
   it('TUI: a tool changed by list_changed loses its config approval, the frame says what changed, one approval restores it', async () => {
     broker.route(route);
-    term = startApp({ broker, servers: { hostile: plainServer() }, mcp: { autoApprove: { hostile__echo: true, hostile__mutate: true } } });
+    const term = track(startApp({ broker, servers: { hostile: plainServer() }, mcp: { autoApprove: { hostile__echo: true, hostile__mutate: true } } }));
     await term.waitFor('mcp 1/1', 20_000);
 
     await ask(term, 'echo one');

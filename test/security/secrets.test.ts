@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorReply, isToolResultTurn, lastUserText, startScriptedBroker, textReply, toolCallReply, type ReceivedRequest, type ScriptedBroker } from '../helpers/scripted-broker';
-import { type TerminalSession } from '../helpers/terminal';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { errorReply, isToolResultTurn, lastUserText, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
 import { startHttpMcpServer, type HttpMcpServer } from '../faults/fixtures/http-mcp-server';
 import { ask, directoriesWithModes, filesWithModes, hostileServer, prepareHome, stateDir } from './helpers/app';
 import { runHeadless } from './helpers/headless';
-import { TerminalSession as Term } from '../helpers/terminal';
+import { TerminalSession } from '../helpers/terminal';
 
 // DESIGN.md §5.6: API keys and bearer tokens never appear on screen, in the session log, in error
 // messages or in --json / stream-json output, even when every server echoes them back: the model
@@ -17,22 +17,14 @@ const BEARER = 'mcp-bearer-TOKEN-0987654321zyx';
 const STDIO_SECRET = 'stdio-secret-TOKEN-5555aaaa';
 const SECRETS = [API_KEY, BEARER, STDIO_SECRET];
 
-let broker: ScriptedBroker;
+const { broker, track } = useBrokerAndTerminals();
 let http: HttpMcpServer;
-let term: TerminalSession | undefined;
 
 beforeAll(async () => {
-  broker = await startScriptedBroker();
   http = await startHttpMcpServer({ token: BEARER, echoSuffix: `(your token: ${BEARER})` });
 });
 afterAll(async () => {
-  await broker.close();
   await http.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await term?.dispose();
-  term = undefined;
 });
 
 /** A model server that repeats the key it was sent, in pieces, in every place it can. */
@@ -74,7 +66,7 @@ describe('secrets never leak, even when servers echo them', () => {
     broker.route(echoingRoute);
     const home = configure();
     const env = { AISH_TEST_KEY: API_KEY };
-    term = new Term({ home, env, cols: 120, rows: 50 });
+    const term = track(new TerminalSession({ home, env, cols: 120, rows: 50 }));
     await term.waitFor('mcp 2/2', 20_000);
 
     await ask(term, 'hello');

@@ -1,17 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { streamChat } from '../../../src/services/broker/index';
 import type { BrokerEvent } from '../../../src/services/broker/types';
+import { useScriptedBrokerPerTest } from '../../helpers/lifecycle';
 import {
   delayFirstByte,
   dropAfter,
   errorReply,
   hangReply,
   resetReply,
-  type ScriptedBroker,
   sse,
   chunk,
   stallAfter,
-  startScriptedBroker,
   textReply,
 } from '../../helpers/scripted-broker';
 import { collect, errorsOf, finishOf, hello, modelAt, statusesOf, textOf } from './collect';
@@ -19,13 +18,7 @@ import { collect, errorsOf, finishOf, hello, modelAt, statusesOf, textOf } from 
 // Everything that goes wrong with real servers, over real loopback HTTP. Every failure must end
 // in one clear error event and a finish, keep the text received so far, and never show the key.
 
-let broker: ScriptedBroker;
-beforeEach(async () => {
-  broker = await startScriptedBroker();
-});
-afterEach(async () => {
-  await broker.close();
-});
+const broker = useScriptedBrokerPerTest();
 
 const BEDROCK_400 = {
   error: {
@@ -217,7 +210,6 @@ describe('connection failures', () => {
       },
       { type: 'finish', reason: 'error' },
     ]);
-    broker = await startScriptedBroker();
   });
 
   it('names a DNS failure', async () => {
@@ -230,7 +222,6 @@ describe('connection failures', () => {
     await broker.close();
     const events = await collect({ model: modelAt(url), messages: hello });
     expect(JSON.stringify(events)).not.toMatch(/pw-secret-99|query-secret-42/);
-    broker = await startScriptedBroker();
   });
 
   it('reports a server that closes the connection without answering', async () => {

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useScriptedBrokerPerTest } from '../../helpers/lifecycle';
 import {
   dropAfter,
   errorReply,
@@ -8,8 +9,6 @@ import {
   lastUserText,
   rechunk,
   resetReply,
-  type ScriptedBroker,
-  startScriptedBroker,
   textReply,
   toolCallReply,
 } from '../../helpers/scripted-broker';
@@ -17,13 +16,7 @@ import {
 // The scripted broker is what every other integration and e2e test talks to, so its own
 // behaviour is pinned here with plain fetch: if it lied about what it sends, those tests would too.
 
-let broker: ScriptedBroker;
-beforeEach(async () => {
-  broker = await startScriptedBroker();
-});
-afterEach(async () => {
-  await broker.close();
-});
+const broker = useScriptedBrokerPerTest();
 
 function post(body: unknown, signal?: AbortSignal): Promise<Response> {
   return fetch(`${broker.url}/chat/completions`, {

@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { streamChat } from '../../../src/services/broker/index';
 import type { BrokerEvent } from '../../../src/services/broker/types';
+import { useScriptedBrokerPerTest } from '../../helpers/lifecycle';
 import {
   chunk,
   dropAfter,
   errorReply,
   jsonReply,
   rechunk,
-  type ScriptedBroker,
   sse,
   stallAfter,
-  startScriptedBroker,
   textReply,
   toolCallReply,
 } from '../../helpers/scripted-broker';
@@ -19,13 +18,7 @@ import { collect, finishOf, hello, modelAt, reasoningOf, textOf } from './collec
 // streamChat against the scripted broker over real loopback HTTP: what goes on the wire and what
 // comes back as events.
 
-let broker: ScriptedBroker;
-beforeEach(async () => {
-  broker = await startScriptedBroker();
-});
-afterEach(async () => {
-  await broker.close();
-});
+const broker = useScriptedBrokerPerTest();
 
 describe('streamChat request', () => {
   it('posts model, messages and stream to <baseUrl>/chat/completions, with usage requested and no tools field', async () => {

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * What aish-tui itself writes to the terminal, as an allow-list: styling, cursor movement, erasing
  * and scrolling, and the four modes it sets. Anything else that reaches the terminal raw — OSC
@@ -51,4 +53,14 @@ export function rawControls(raw: string): string[] {
 /** A lone CR (one not followed by LF) moves the cursor to the start of the line: never ours. */
 export function loneCarriageReturns(raw: string): number {
   return (raw.match(/\r(?!\n)/g) ?? []).length;
+}
+
+/**
+ * Asserts that `raw` (what the app wrote to a terminal, or printed) reached it with nothing but our
+ * own escape sequences: no foreign ESC sequence, no raw control character, no lone CR.
+ */
+export function expectCleanTerminalOutput(raw: string): void {
+  expect(foreignEscapes(raw)).toEqual([]);
+  expect(rawControls(raw)).toEqual([]);
+  expect(loneCarriageReturns(raw)).toBe(0);
 }
