@@ -2,6 +2,7 @@ import type { Token } from 'marked';
 import { highlighterGeneration } from './highlight';
 import { joinBlocks, lexMarkdown, renderBlockList, type MarkdownContext } from './markdown';
 import type { ChatStyles } from './style';
+import { completeStreamingTail } from './streamingTail';
 import { wrapSpans, type Span } from './text';
 
 /**
@@ -12,7 +13,8 @@ import { wrapSpans, type Span } from './text';
  * appended later can change it (CommonMark closes it; only the last block can still become a
  * setext heading, a table, a longer list or a longer fence). Those finished blocks are lexed and
  * laid out once; each frame re-lexes only the text after them. An unclosed fence is the last
- * block and renders as code so far. When the message ends, the whole text is laid out once more
+ * block and renders as code so far; dangling inline markers on its last line are completed or
+ * hidden (streamingTail.ts). When the message ends, the whole text is laid out once more
  * in one piece, so the final result never depends on how the stream was split.
  */
 
@@ -90,6 +92,13 @@ export function renderMarkdownStreaming(id: string, text: string, width: number,
       streamingStats.stableBlocksRendered += finished.length;
       tailTokens = tailTokens.slice(boundary + 1);
     }
+  }
+  // The unfinished end is drawn as it will most likely end (no markers flashing, see streamingTail).
+  const unstable = text.slice(stream.stableText.length);
+  const completed = completeStreamingTail(unstable, tailTokens);
+  if (completed !== unstable) {
+    tailTokens = lexMarkdown(completed);
+    streamingStats.relexedChars += completed.length;
   }
   if (stream.waiting) ctx.waitingForHighlighter = true;
   return joinBlocks([...stream.stableBlocks, ...renderBlockList(tailTokens, width, ctx)]);

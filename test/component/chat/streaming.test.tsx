@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../../src/components/chat/highlight';
 import { layoutItem } from '../../../src/components/chat/items';
 import { streamingStats } from '../../../src/components/chat/streaming';
+import { completeStreamingTail } from '../../../src/components/chat/streamingTail';
 import { chatStyles } from '../../../src/components/chat/style';
 import type { ChatItem } from '../../../src/state/types';
 import { assistant, colourTheme, renderView, stripSgr } from './helpers';
@@ -71,7 +72,9 @@ describe('streaming answers', () => {
       for (let end = 1; end <= DOCUMENT.length; end++) {
         const text = DOCUMENT.slice(0, end);
         const streamed = layout({ kind: 'assistant', id, version: end, text, reasoning: '', streaming: true }, width);
-        const whole = layout({ kind: 'assistant', id: `${id}-whole-${end}`, version: 0, text, reasoning: '', streaming: false }, width);
+        // The same text in one piece, with the streaming tail's dangling markers completed likewise.
+        const wholeText = completeStreamingTail(text);
+        const whole = layout({ kind: 'assistant', id: `${id}-whole-${end}`, version: 0, text: wholeText, reasoning: '', streaming: false }, width);
         expect(streamed, `prefix of ${end} characters at width ${width}`).toEqual(whole);
       }
     }
