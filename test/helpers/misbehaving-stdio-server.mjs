@@ -9,12 +9,9 @@
 //   grow       adds a tool, then announces the change three times in a row (list_changed)
 //
 // With --banner, it writes escape sequences to stdout before the handshake as well.
-import { createInterface } from 'node:readline';
+import { reply, replyError, serveStdio, text, write } from './raw-stdio-mcp.mjs';
 
 const banner = process.argv.includes('--banner');
-const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const reply = (id, result) => write({ jsonrpc: '2.0', id, result });
-const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
 if (banner) {
   process.stdout.write('starting up... \u001b[31mred\u001b[0m \u001b]0;pwned title\u0007\n');
@@ -29,31 +26,15 @@ const tools = ['crash', 'hang', 'noisy', 'echo', 'grow'].map((name) => ({
   inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
 }));
 
-const lines = createInterface({ input: process.stdin });
-lines.on('line', (line) => {
-  let message;
-  try {
-    message = JSON.parse(line);
-  } catch {
-    return;
-  }
-  const { id, method, params } = message;
-  if (method === 'initialize') {
-    reply(id, { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'misbehaving', version: '1.0.0' } });
-    return;
-  }
-  if (method === 'notifications/cancelled') {
-    process.stderr.write(`cancelled request ${params.requestId}: ${params.reason ?? ''}\n`);
-    return;
-  }
-  if (id === undefined) return;
-  if (method === 'ping') return reply(id, {});
-  if (method === 'tools/list') {
+serveStdio({
+  initialize: (params) => ({ protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'misbehaving', version: '1.0.0' } }),
+  cancelled: (params) => process.stderr.write(`cancelled request ${params.requestId}: ${params.reason ?? ''}\n`),
+  listTools: () => {
     listings += 1;
     process.stderr.write(`tools/list #${listings}\n`);
-    return reply(id, { tools });
-  }
-  if (method === 'tools/call') {
+    return tools;
+  },
+  callTool: (id, params) => {
     const name = params.name;
     if (name === 'crash') {
       process.stderr.write('fatal: simulated crash in the middle of a call\n');
@@ -77,7 +58,6 @@ lines.on('line', (line) => {
       for (let i = 0; i < 3; i += 1) write({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       return reply(id, text('grown'));
     }
-    return write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Unknown tool: ${name}` } });
-  }
-  write({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    return replyError(id, `Unknown tool: ${name}`);
+  },
 });
