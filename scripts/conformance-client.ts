@@ -8,29 +8,17 @@ import path from 'node:path';
 import { createMcpManager } from '../src/services/mcp/index';
 import type { HttpServerConfig } from '../src/services/config/schema';
 import { VERSION } from '../src/version';
+import { followRedirects } from '../test/helpers/follow-redirects';
 
 const serverUrl = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
 
-/**
- * Stands in for the user's browser: the suite's authorization server approves at once and
- * redirects to our loopback callback, which this follows like a browser would.
- */
-async function browser(url: string): Promise<void> {
-  let next = url;
-  for (let hop = 0; hop < 5; hop += 1) {
-    const response = await fetch(next, { redirect: 'manual' });
-    const location = response.headers.get('location');
-    await response.body?.cancel();
-    if (!location) return;
-    next = new URL(location, next).href;
-  }
-}
-
 async function main(): Promise<number> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'aish-conformance-'));
-  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: browser, connectTimeoutMs: 20_000 });
+  // Stands in for the user's browser: the suite's authorization server approves at once and
+  // redirects to our loopback callback, which this follows like a browser would.
+  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: (url) => followRedirects(url), connectTimeoutMs: 20_000 });
   manager.subscribe((event) => {
     if (event.type === 'status') process.stderr.write(`${event.message}\n`);
     if (event.type === 'server') process.stderr.write(`state ${event.snapshot.state}${event.snapshot.error ? `: ${event.snapshot.error}` : ''}\n`);

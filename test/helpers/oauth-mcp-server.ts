@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { followRedirects } from './follow-redirects';
 
 // An MCP server protected by OAuth 2.0 (authorization code + PKCE, dynamic client registration,
 // refresh tokens), with its authorization server on the same loopback port. The authorization
@@ -138,13 +139,4 @@ export async function startOAuthMcpServer(options: OAuthMcpOptions = {}): Promis
 }
 
 /** Does what the user's browser does: open the authorization URL and follow redirects to the callback. */
-export async function browse(url: string): Promise<void> {
-  let next = url;
-  for (let hop = 0; hop < 5; hop += 1) {
-    const response = await fetch(next, { redirect: 'manual' });
-    const location = response.headers.get('location');
-    await response.body?.cancel();
-    if (!location) return;
-    next = new URL(location, next).href;
-  }
-}
+export const browse = followRedirects;
