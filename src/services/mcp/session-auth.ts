@@ -87,6 +87,31 @@ export class SessionAuth {
     }
   }
 
+  /**
+   * Waits for the browser authorization a call started (a step-up to a wider scope), or for the
+   * caller's abort, and finishes it on the live transport. True when the call may be retried.
+   */
+  async completeStepUp(liveTransport: unknown, signal?: AbortSignal): Promise<boolean> {
+    const pending = this.oauth?.pendingAuthorization;
+    const transport = liveTransport as { finishAuth?: (params: URLSearchParams) => Promise<void> } | undefined;
+    if (!pending || !transport?.finishAuth) return false;
+    this.status('info', `mcp ${this.alias}: the call needs more authorization; waiting for the browser`);
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal?.aborted) reject(new Error('cancelled'));
+        signal?.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
+      });
+      const params = await Promise.race([pending, aborted]);
+      await transport.finishAuth(params);
+      return true;
+    } catch (error) {
+      if (!signal?.aborted) this.status('warn', `mcp ${this.alias}: authorization failed: ${describeError(error)}`);
+      return false;
+    } finally {
+      if (this.oauth) this.oauth.pendingAuthorization = undefined;
+    }
+  }
+
   /** Stops waiting for a browser authorization. */
   cancel(): void {
     this.oauth?.cancel();

@@ -1,40 +1,24 @@
 import { LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { isStdioServer } from '../config/schema';
-import { schemaProblem } from '../tools/names';
+import { ConnectTimeout, failureLine } from './connect-failure';
 import { describeTarget, openConnection, type Connection, type SessionSpec } from './connection';
-import { describeError, formatDuration, isUnauthorized, redact } from './errors';
+import { describeError, isUnauthorized, redact } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import { SessionAuth } from './session-auth';
 import { StderrTail } from './stderr';
+import { acceptTools } from './tool-list';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
 
 // One server: its connection, its status snapshot, its tools. Every state change produces a new
 // immutable snapshot that the manager forwards to its subscribers.
 
-const MAX_TOOLS = 1_000;
 const STDERR_EMIT_INTERVAL_MS = 250;
 const MAX_AUTHORIZATION_ROUNDS = 2;
 
 export interface SessionContext {
   options: ResolvedMcpOptions;
   emit: (event: McpEvent) => void;
-}
-
-class ConnectTimeout extends Error {
-  constructor(readonly ms: number) {
-    super(`timed out after ${formatDuration(ms)}`);
-  }
-}
-
-export function toolInfo(tool: Tool): McpToolInfo {
-  return {
-    name: tool.name,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    ...(tool.description !== undefined ? { description: tool.description } : {}),
-    inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
-    ...(tool.annotations !== undefined ? { annotations: tool.annotations as Record<string, unknown> } : {}),
-  };
 }
 
 export class ServerSession {
@@ -214,34 +198,12 @@ export class ServerSession {
   }
 
   private acceptTools(tools: Tool[]): McpToolInfo[] {
-    if (tools.length > MAX_TOOLS) {
-      this.status('warn', `mcp ${this.alias}: server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
-    }
-    const infos: McpToolInfo[] = [];
-    const seen = new Set<string>();
-    for (const tool of tools.slice(0, MAX_TOOLS)) {
-      // Two definitions under one name: which one would run? Only the first is kept, and said so.
-      if (seen.has(tool.name)) {
-        this.status('warn', `mcp ${this.alias}: the server lists ${this.alias}__${tool.name} more than once; only the first definition is used`);
-        continue;
-      }
-      seen.add(tool.name);
-      infos.push(this.redactTool(toolInfo(tool)));
-    }
-    for (const info of infos) {
-      const problem = schemaProblem(info.inputSchema, this.context.options.limits);
-      if (problem) this.status('warn', `mcp ${this.alias}: ${this.alias}__${info.name} withheld from the model: ${problem}`);
-    }
-    return infos;
-  }
-
-  /** A server that echoes its token into a description or schema must not put it on screen (or in the model's context). */
-  private redactTool(info: McpToolInfo): McpToolInfo {
-    const secrets = this.auth.secrets();
-    if (secrets.length === 0) return info;
-    const json = JSON.stringify(info);
-    const cleaned = redact(json, secrets.map((secret) => JSON.stringify(secret).slice(1, -1)));
-    return cleaned === json ? info : (JSON.parse(cleaned) as McpToolInfo);
+    return acceptTools(tools, {
+      alias: this.alias,
+      limits: this.context.options.limits,
+      secrets: this.auth.secrets(),
+      warn: (message) => this.status('warn', message),
+    });
   }
 
   private onToolsChanged(generation: number, error: Error | null, tools: Tool[] | null): void {
@@ -281,14 +243,7 @@ export class ServerSession {
       this.awaitAuthorization(oauth, generation);
       return this.snapshot;
     }
-    let line = this.transportProblem ?? (error instanceof ConnectTimeout ? error.message : describeError(error, timeoutMs));
-    if (lastStatus === 401 && !/^HTTP 401/.test(line)) {
-      line = this.config && !isStdioServer(this.config) && (this.config.authToken || this.config.authEnv)
-        ? `HTTP 401 (the token was not accepted)`
-        : `HTTP 401 (authorization failed: ${line}; set authToken or authEnv for a static token)`;
-    }
-    const last = this.stderr.lastLine();
-    if (this.spec.kind === 'config' && isStdioServer(this.spec.config) && last && !line.includes(last)) line = `${line} (stderr: ${last})`;
+    const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, lastStderr: this.stderr.lastLine() });
     this.update({ state: 'error', error: this.redact(line), stderr: this.stderrLines() });
     this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
     return this.snapshot;
@@ -317,25 +272,8 @@ export class ServerSession {
    * authorization; this waits for it (or for the caller's abort), finishes it on the live
    * transport, and says whether the call may be retried.
    */
-  async completePendingAuthorization(signal?: AbortSignal): Promise<boolean> {
-    const pending = this.oauth?.pendingAuthorization;
-    const transport = this.connection?.transport as { finishAuth?: (params: URLSearchParams) => Promise<void> } | undefined;
-    if (!pending || !transport?.finishAuth) return false;
-    this.status('info', `mcp ${this.alias}: the call needs more authorization; waiting for the browser`);
-    try {
-      const aborted = new Promise<never>((_, reject) => {
-        if (signal?.aborted) reject(new Error('cancelled'));
-        signal?.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
-      });
-      const params = await Promise.race([pending, aborted]);
-      await transport.finishAuth(params);
-      return true;
-    } catch (error) {
-      if (!signal?.aborted) this.status('warn', `mcp ${this.alias}: authorization failed: ${describeError(error)}`);
-      return false;
-    } finally {
-      if (this.oauth) this.oauth.pendingAuthorization = undefined;
-    }
+  completePendingAuthorization(signal?: AbortSignal): Promise<boolean> {
+    return this.auth.completeStepUp(this.connection?.transport, signal);
   }
 
   /** Resolves once this session is no longer connecting or waiting for authorization (or on timeout). */

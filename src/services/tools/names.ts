@@ -95,8 +95,32 @@ function parametersFor(info: McpToolInfo): Record<string, unknown> {
   return schema;
 }
 
+/**
+ * The last index built, with what it was built from. The loop asks for an index before every
+ * request, and between two requests the servers' tool lists rarely change: snapshots are
+ * immutable, so the same tool arrays (and limits) give the same index without serializing every
+ * schema again.
+ */
+let lastBuilt: { servers: Array<[string, ServerSnapshot['state'], readonly McpToolInfo[]]>; limits: SchemaLimits; index: ToolIndex } | undefined;
+
+function sameInput(servers: readonly ServerSnapshot[], limits: SchemaLimits): boolean {
+  if (!lastBuilt || lastBuilt.servers.length !== servers.length) return false;
+  if (lastBuilt.limits.inputSchemaBytes !== limits.inputSchemaBytes || lastBuilt.limits.inputSchemaDepth !== limits.inputSchemaDepth) return false;
+  return servers.every((server, position) => {
+    const [alias, state, tools] = lastBuilt!.servers[position]!;
+    return server.alias === alias && server.state === state && server.tools === tools;
+  });
+}
+
 /** Builds the tool list for the model from every ready server and the wire-name map to dispatch by. */
 export function buildToolIndex(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): ToolIndex {
+  if (sameInput(servers, limits)) return lastBuilt!.index;
+  const index = indexTools(servers, limits);
+  lastBuilt = { servers: servers.map((server) => [server.alias, server.state, server.tools]), limits: { ...limits }, index };
+  return index;
+}
+
+function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): ToolIndex {
   const problems: string[] = [];
   const candidates: Array<{ alias: string; info: McpToolInfo; wire: string; collided?: boolean }> = [];
   for (const server of servers) {

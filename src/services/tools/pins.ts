@@ -37,13 +37,22 @@ function hashOf(value: unknown): string {
   return createHash('sha256').update(stringify(value ?? null) ?? 'null').digest('base64url').slice(0, 22);
 }
 
+// Snapshots are immutable: a tool list reported once hands the same definition objects to every
+// later decision, so each definition is hashed once rather than on every call of the tool.
+const hashesOfDefinition = new WeakMap<McpToolInfo, PartHashes>();
+
 function partHashes(tool: McpToolInfo): PartHashes {
-  return {
-    title: hashOf(tool.title),
-    description: hashOf(tool.description),
-    inputSchema: hashOf(tool.inputSchema),
-    annotations: hashOf(tool.annotations),
-  };
+  let hashes = hashesOfDefinition.get(tool);
+  if (!hashes) {
+    hashes = Object.freeze({
+      title: hashOf(tool.title),
+      description: hashOf(tool.description),
+      inputSchema: hashOf(tool.inputSchema),
+      annotations: hashOf(tool.annotations),
+    });
+    hashesOfDefinition.set(tool, hashes);
+  }
+  return hashes;
 }
 
 export interface PinStore {

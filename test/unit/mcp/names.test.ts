@@ -32,6 +32,23 @@ describe('wire names', () => {
 });
 
 describe('buildToolIndex', () => {
+  it('builds again whenever a tool list, a state or the limits differ from the last call', () => {
+    const tools = [tool('x')];
+    const first = buildToolIndex([server('a', tools)]);
+    // Same snapshots' contents: the same index (nothing is serialized again).
+    expect(buildToolIndex([server('a', tools)])).toBe(first);
+    const relisted = buildToolIndex([server('a', [tool('x'), tool('y')])]);
+    expect([...relisted.byWireName.keys()]).toEqual(['a__x', 'a__y']);
+    expect(buildToolIndex([server('a', tools, 'error')]).specs).toEqual([]);
+    expect(buildToolIndex([server('b', tools)]).byWireName.has('b__x')).toBe(true);
+    const big = tool('big', { type: 'object', description: 'x'.repeat(2048) });
+    const list = [big];
+    expect(buildToolIndex([server('a', list)]).specs).toHaveLength(1);
+    const tight = buildToolIndex([server('a', list)], { inputSchemaBytes: 1024, inputSchemaDepth: 32 });
+    expect(tight.specs).toHaveLength(0);
+    expect(tight.problems[0]).toMatch(/a__big withheld from the model/);
+  });
+
   it('offers the tools of ready servers only, and maps wire names back without parsing', () => {
     const index = buildToolIndex([
       server('a', [tool('x__y')]),

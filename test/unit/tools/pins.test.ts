@@ -29,6 +29,21 @@ describe('pinned tool definitions', () => {
     expect(pins.changeOf('fs', reordered)).toBeUndefined();
   });
 
+  it('compares every definition object it is given, also after hashing an earlier one', () => {
+    const pins = createMemoryPinStore();
+    const listed: McpToolInfo = { ...readFile, inputSchema: { ...readFile.inputSchema } };
+    pins.observe('fs', [listed]);
+    expect(pins.changeOf('fs', listed)).toBeUndefined();
+    expect(pins.changeOf('fs', listed)).toBeUndefined();
+    // A later list brings new objects: they are hashed on their own, not taken for the first.
+    const relisted: McpToolInfo = { ...listed, inputSchema: { ...readFile.inputSchema, additionalProperties: true } };
+    expect(pins.observe('fs', [relisted]).get('read_file')).toBe('input schema changed');
+    expect(pins.changeOf('fs', listed)).toBeUndefined();
+    pins.accept('fs', relisted);
+    expect(pins.changeOf('fs', relisted)).toBeUndefined();
+    expect(pins.changeOf('fs', listed)).toBe('input schema changed');
+  });
+
   it('says which parts changed, until the user accepts the new definition', () => {
     const pins = createMemoryPinStore();
     pins.observe('fs', [readFile]);
