@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
-import { isToolResultTurn, lastMessage, lastUserText, textReply, toolCallReply, type ReceivedRequest } from '../helpers/scripted-broker';
+import { isToolResultTurn, lastMessage, lastUserText, textReply, toolCallReply, type ReceivedRequest, type Router } from '../helpers/scripted-broker';
 import { keys, makeScratchHome, ROOT, sleep, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 // The whole flow, through the built binary in a pseudo-terminal, against the scripted broker, the
@@ -22,6 +22,15 @@ function start(options: { cols?: number; rows?: number; everything?: boolean } =
     mcp: { servers },
   });
   return track(new TerminalSession({ cols: options.cols ?? 120, rows: options.rows ?? 36, home }));
+}
+
+/** A session whose MCP servers are up, answered by `router` from here on; `from` is where its requests start. */
+async function readySession(router: Router): Promise<{ term: TerminalSession; from: number }> {
+  const term = start();
+  await term.waitFor('mcp 1/1');
+  const from = broker.requests.length;
+  broker.route(router);
+  return { term, from };
 }
 
 /** Requests since `from` (the broker serves every test). */
@@ -47,10 +56,7 @@ async function ask(term: TerminalSession, text: string) {
 
 describe('end to end: asking, approving, denying', () => {
   it('ask -> streamed answer -> tool frame -> y -> result -> the model continues', async () => {
-    const term = start();
-    await term.waitFor('mcp 1/1');
-    const from = broker.requests.length;
-    broker.route(calculatorRoute);
+    const { term, from } = await readySession(calculatorRoute);
     await ask(term, 'please calculate 2+3*4');
     const frame = await term.waitFor('Run this tool?');
     expect(frame).toContain('Let me work it out.');
@@ -67,10 +73,7 @@ describe('end to end: asking, approving, denying', () => {
   });
 
   it('deny with a reason: the model receives the reason as the tool result', async () => {
-    const term = start();
-    await term.waitFor('mcp 1/1');
-    const from = broker.requests.length;
-    broker.route(calculatorRoute);
+    const { term, from } = await readySession(calculatorRoute);
     await ask(term, 'calculate 1/0');
     await term.waitFor('Run this tool?');
     await sleep(FRAME_DELAY_MS);
@@ -87,10 +90,7 @@ describe('end to end: asking, approving, denying', () => {
   });
 
   it('t approves this tool for the session: the second call runs without a frame', async () => {
-    const term = start();
-    await term.waitFor('mcp 1/1');
-    const from = broker.requests.length;
-    broker.route(calculatorRoute);
+    const { term, from } = await readySession(calculatorRoute);
     await ask(term, 'calculate 6*7');
     await term.waitFor('Run this tool?');
     await sleep(FRAME_DELAY_MS);
@@ -104,10 +104,7 @@ describe('end to end: asking, approving, denying', () => {
   });
 
   it('a key pasted or typed ahead while the frame appears never approves', async () => {
-    const term = start();
-    await term.waitFor('mcp 1/1');
-    const from = broker.requests.length;
-    broker.route(calculatorRoute);
+    const { term, from } = await readySession(calculatorRoute);
     await ask(term, 'calculate 5+5');
     await term.waitFor('Run this tool?');
     term.write('y');
@@ -156,10 +153,7 @@ describe('end to end: sidebar, paste, resize, cancel', () => {
   });
 
   it('a paste of 50 lines shows as one chip and is sent whole', async () => {
-    const term = start();
-    await term.waitFor('mcp 1/1');
-    const from = broker.requests.length;
-    broker.route(() => textReply('Got your lines.'));
+    const { term, from } = await readySession(() => textReply('Got your lines.'));
     const lines = Array.from({ length: 50 }, (_, index) => `pasted line ${index + 1}`);
     term.write(keys.paste(lines.join('\r')));
     await term.waitFor('[pasted 50 lines]');
