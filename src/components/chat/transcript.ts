@@ -6,7 +6,7 @@ import { attachesTo, isDrawn, layoutItem, type ItemContext } from './items';
 import { chatStyles, type ChatStyles } from './style';
 
 /**
- * The transcript as rows: each item is laid out once per (id, version, width, display options)
+ * The transcript as rows: each item is laid out once per (item, width, display options)
  * and kept; a frame walks back from the bottom and touches only the items that reach into the
  * viewport, so its cost follows the viewport, not the length of the conversation.
  */
@@ -20,7 +20,11 @@ export interface TranscriptOptions {
 }
 
 interface Entry {
-  version: number;
+  /**
+   * The item laid out. Items are immutable, so the same object means the same content; an id alone
+   * is not enough: call ids such as `call_0` come back after `:clear` or in another session.
+   */
+  item: ChatItem;
   width: number;
   styles: ChatStyles;
   collapsed: boolean;
@@ -71,7 +75,7 @@ export class TranscriptCache {
     const entry = this.entries.get(item.id);
     if (
       entry &&
-      entry.version === item.version &&
+      entry.item === item &&
       entry.width === width &&
       entry.styles === styles &&
       entry.expanded === expanded &&
@@ -86,7 +90,7 @@ export class TranscriptCache {
     const layout = layoutItem(item, width, context);
     this.stats.layouts++;
     const fresh: Entry = {
-      version: item.version,
+      item,
       width,
       styles,
       collapsed,

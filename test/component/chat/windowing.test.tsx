@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureTranscript, TranscriptCache, transcriptWindow } from '../../../src/components/chat/transcript';
 import type { ChatItem } from '../../../src/state/types';
-import { assistant, colourTheme, renderView, rowsOf, user, widestRow } from './helpers';
+import { assistant, colourTheme, renderView, rowsOf, tool, user, widestRow } from './helpers';
 
 /** A conversation of `count` messages, each one row at width 80. */
 function history(count: number): ChatItem[] {
@@ -40,6 +40,19 @@ describe('windowed transcript', () => {
     }
     expect(cache.stats.layouts - afterFirstFrame).toBe(50);
     expect(view.text()).toContain('word50');
+  });
+
+  it('an item that reuses an id (a call id after :clear) is laid out anew, never drawn from the old one', () => {
+    const cache = new TranscriptCache();
+    const first = tool({ id: 'call_0', args: { expression: '1+1' }, state: 'done', result: 'two' });
+    const view = renderView([user('calculate 1+1'), first], { height: 20, cache });
+    expect(view.text()).toContain('1+1');
+    // Same id and version, other content: what `:clear` followed by a new call produces.
+    const second = tool({ id: 'call_0', args: { expression: '2+2' }, state: 'done', result: 'four' });
+    view.update({ items: [user('calculate 2+2'), second] });
+    expect(view.text()).toContain('2+2');
+    expect(view.text()).toContain('four');
+    expect(view.text()).not.toContain('1+1');
   });
 
   it('serves unchanged items from the cache', () => {
