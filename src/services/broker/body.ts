@@ -56,7 +56,13 @@ export function readJsonReply(text: string, state: AccumulatorState): JsonReplyR
   const choices = Array.isArray(body.choices) ? body.choices : undefined;
   const choice = choices?.find((item) => isObject(item) && (item.index === 0 || item.index === undefined)) ?? choices?.[0];
   if (!isObject(choice) || !isObject(choice.message)) return { kind: 'unexpected' };
-  const asChunk = { choices: [{ index: 0, delta: choice.message, finish_reason: choice.finish_reason ?? null }], usage: body.usage ?? null };
+  // A whole message lists its calls without `index` (that field belongs to stream deltas): their
+  // position is their index.
+  const message = choice.message;
+  const delta = Array.isArray(message.tool_calls)
+    ? { ...message, tool_calls: message.tool_calls.map((call, index) => (isObject(call) && call.index === undefined ? { ...call, index } : call)) }
+    : message;
+  const asChunk = { choices: [{ index: 0, delta, finish_reason: choice.finish_reason ?? null }], usage: body.usage ?? null };
   const step = accumulate(state, { data: JSON.stringify(asChunk) });
   return { kind: 'events', events: [...step.events, ...finalize(step.state, 'complete')] };
 }
