@@ -60,7 +60,7 @@ async function importConfigModule(file: string, label: string): Promise<unknown>
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new ConfigError([`${label}: not valid JSON: ${(error as Error).message}`]);
+      throw new ConfigError([`${label}: not valid JSON: ${jsonErrorWithPlace((error as Error).message, text)}`]);
     }
   }
   if (ext !== '.ts' && ext !== '.js' && ext !== '.mjs' && ext !== '.mts') {
@@ -83,9 +83,54 @@ async function importConfigModule(file: string, label: string): Promise<unknown>
     return typeof value === 'function' ? await (value as () => unknown)() : value;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    const message = (error as Error).message?.split('\n')[0] ?? String(error);
-    throw new ConfigError([`${label}: cannot load: ${message}`]);
+    throw new ConfigError([`${label}: cannot load: ${await describeLoadError(error, file, ext)}`]);
   }
+}
+
+const MAX_REPORTED_ERRORS = 3;
+
+/** `... at position 19` becomes `line 2, column 5: ...` (people read files by lines). */
+function jsonErrorWithPlace(message: string, text: string): string {
+  const match = / in JSON at position (\d+)/.exec(message);
+  if (!match) return message;
+  const offset = Number(match[1]);
+  const before = text.slice(0, offset).split('\n');
+  const line = before.length;
+  const column = (before.at(-1)?.length ?? 0) + 1;
+  return `line ${line}, column ${column}: ${message.replace(match[0], '').replace(/ \(line \d+ column \d+\)$/, '')}`;
+}
+
+/**
+ * Where and what: `line 5, column 1: Expected "}" but found ";"`. The TypeScript loader reports
+ * positions; Node's own syntax errors in ES modules do not, so a broken .js file is read once more
+ * through the loader (only on this error path) to find the place.
+ */
+async function describeLoadError(error: unknown, file: string, ext: string): Promise<string> {
+  const message = error instanceof Error ? error.message : String(error);
+  const located = locatedErrors(message, file);
+  if (located) return located;
+  if (error instanceof SyntaxError && ext !== '.ts' && ext !== '.mts') {
+    try {
+      const { tsImport } = await import('tsx/esm/api');
+      await tsImport(pathToFileURL(file).href, import.meta.url);
+    } catch (again) {
+      const relocated = locatedErrors(again instanceof Error ? again.message : String(again), file);
+      if (relocated) return relocated;
+    }
+  }
+  return message.split('\n')[0] ?? message;
+}
+
+/** esbuild's `<file>:<line>:<column>: ERROR: <text>` lines, without the path (the label names the file). */
+function locatedErrors(message: string, file: string): string | undefined {
+  const found: string[] = [];
+  for (const line of message.split('\n')) {
+    const match = /^(.*):(\d+):(\d+): ERROR: (.*)$/.exec(line);
+    if (match && path.resolve(match[1]!) === path.resolve(file)) found.push(`line ${match[2]}, column ${Number(match[3]) + 1}: ${match[4]}`);
+  }
+  if (found.length === 0) return undefined;
+  const more = found.length > MAX_REPORTED_ERRORS ? `; and ${found.length - MAX_REPORTED_ERRORS} more` : '';
+  return found.slice(0, MAX_REPORTED_ERRORS).join('; ') + more;
 }
 
 /** Validates a raw config value; `label` names the file in every message. */
