@@ -1,26 +1,17 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ScriptedBroker, startScriptedBroker, textReply } from '../helpers/scripted-broker';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../helpers/lifecycle';
+import { textReply } from '../helpers/scripted-broker';
 import { makeScratchHome, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 // Closing the terminal window (SIGHUP) or `kill` (SIGTERM) in the middle of an answer: what has
 // arrived is saved as a cancelled answer, so `--continue` shows it and sends it as context.
 
-let broker: ScriptedBroker;
-let session: TerminalSession | undefined;
+const { broker, track } = useBrokerAndTerminals();
 const homes: string[] = [];
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
+afterAll(() => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await session?.dispose();
-  session = undefined;
 });
 
 /** The messages of the one session file in `home` (records of type "message"). */
@@ -42,7 +33,7 @@ describe('a signal in the middle of an answer', () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
     broker.enqueue(textReply(`Partial start ${words}`, { chunkSize: 6, tokensPerSecond: 40 }));
 
-    session = new TerminalSession({ cols: 100, rows: 30, home });
+    const session = track(new TerminalSession({ cols: 100, rows: 30, home }));
     await session.waitFor('Ask anything');
     await session.typeSlowly('tell me a long story');
     session.write('\r');
@@ -51,7 +42,6 @@ describe('a signal in the middle of an answer', () => {
     expect(await session.waitForExit()).toBe(signal === 'SIGHUP' ? 129 : 143);
     expect(await session.onAltScreen()).toBe(false);
     await session.dispose();
-    session = undefined;
 
     const records = sessionMessages(home);
     const answer = records.find((record) => record.role === 'assistant');
@@ -61,14 +51,14 @@ describe('a signal in the middle of an answer', () => {
 
     const begin = broker.requests.length;
     broker.enqueue(textReply('continued'));
-    session = new TerminalSession({ cols: 100, rows: 30, home, args: ['--continue'] });
-    await session.waitFor('resumed session');
-    const screen = await session.screen();
+    const resumed = track(new TerminalSession({ cols: 100, rows: 30, home, args: ['--continue'] }));
+    await resumed.waitFor('resumed session');
+    const screen = await resumed.screen();
     expect(screen).toContain('Partial start word0');
     expect(screen).not.toContain('the last message has no answer');
-    await session.typeSlowly('go on');
-    session.write('\r');
-    await session.waitFor('continued');
+    await resumed.typeSlowly('go on');
+    resumed.write('\r');
+    await resumed.waitFor('continued');
     const sent = broker.requests[begin]!.body!.messages!;
     expect(sent.at(-2)).toMatchObject({ role: 'assistant' });
     expect(String(sent.at(-2)?.content)).toMatch(/^Partial start word0/);
