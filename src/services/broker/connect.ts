@@ -1,5 +1,5 @@
 import ky, { HTTPError } from 'ky';
-import { formatSeconds, oneLine } from './errors';
+import { formatSeconds, htmlText, oneLine } from './errors';
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
 import type { Watchdog } from './watchdog';
 import { errorMessageOf } from './wire';
@@ -26,7 +26,7 @@ function shortServerMessage(body: string): string {
   } catch {
     message = undefined;
   }
-  return oneLine(message ?? body, 120);
+  return oneLine(message ?? htmlText(body) ?? body, 120);
 }
 
 /**

@@ -112,6 +112,15 @@ describe('retries', () => {
     expect(broker.requests).toHaveLength(3);
   });
 
+  it('says what an HTML error page says while retrying, not its markup', async () => {
+    broker.enqueue(
+      errorReply(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', { retryAfter: 0, contentType: 'text/html' }),
+      textReply('fine now'),
+    );
+    const events = await collect({ model: modelAt(broker.url), messages: hello, maxRetries: 1 });
+    expect(statusesOf(events)).toEqual(['HTTP 502: 502 Bad Gateway (HTML page); retrying in 0s (1/1)']);
+  });
+
   it('does not retry with maxRetries 0, nor a client error', async () => {
     broker.enqueue(errorReply(500, 'boom'), errorReply(400, 'bad request'), textReply('unused'));
     expect(errorsOf(await collect({ model: modelAt(broker.url), messages: hello, maxRetries: 0 }))[0]!.message).toBe('HTTP 500: boom');
