@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ApprovalFrame, approvalBody, layoutApproval } from '../components/ApprovalFrame';
+import { ApprovalFrame, approvalParts, layoutApproval } from '../components/ApprovalFrame';
 import { innerWidth } from '../components/BoxFrame';
-import { CommandFrame, commandBody, layoutCommand } from '../components/CommandFrame';
+import { CommandFrame, commandParts, layoutCommand } from '../components/CommandFrame';
+import type { FrameParts } from '../components/frameLayout';
 import type { Theme } from '../components/theme';
 import { selectApprovalCount, selectApprovalHead, selectCommandCount, selectCommandHead, selectFrameUi } from '../state/selectors';
 import type { AppState } from '../state/store';
@@ -66,15 +67,15 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const inner = innerWidth(width);
   const call = approval?.request.call;
   const commandText = command?.command.command;
-  const { body, broken } = useMemo(() => {
+  const { parts, broken } = useMemo((): { parts: FrameParts; broken: boolean } => {
     try {
-      if (call) return { body: approvalBody(call, inner), broken: false };
-      if (commandText !== undefined) return { body: commandBody(commandText, inner), broken: false };
-      return { body: [], broken: false };
+      if (call) return { parts: approvalParts(call, inner), broken: false };
+      if (commandText !== undefined) return { parts: commandParts(commandText, inner), broken: false };
+      return { parts: { header: [], body: [] }, broken: false };
     } catch (error) {
       // Never approve what could not be shown: the allow keys stay locked, deny still works.
       const message = error instanceof Error ? error.message : String(error);
-      return { body: [[{ text: `this ${call ? 'call' : 'command'} could not be shown (${message}); deny it`, tone: 'error' as const }]], broken: true };
+      return { parts: { header: [[{ text: `this ${call ? 'call' : 'command'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
     }
   }, [call, commandText, inner]);
 
@@ -85,7 +86,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   if (head) {
     const ui = uiFor(frameUi, head.id, width);
     const layoutFor = (armed: boolean) =>
-      head.kind === 'approval' ? layoutApproval({ body, width, maxHeight, ui, armed }) : layoutCommand({ body, width, maxHeight, ui, armed });
+      head.kind === 'approval' ? layoutApproval({ parts, width, maxHeight, ui, armed }) : layoutCommand({ parts, width, maxHeight, ui, armed });
     const probe = layoutFor(false);
     // A frame taller than the rows it has on screen is clipped: what is cut off was never seen.
     const clipped = probe.height > screenRows;

@@ -1,9 +1,7 @@
 import type { ToolCallView } from '../services/conversation/types';
 import { sanitizeLabel, sanitizeStrict } from '../services/terminal/sanitize';
-import type { FrameUi } from '../state/types';
-import { BoxFrame, innerWidth } from './BoxFrame';
-import { fieldLine } from './editorView';
-import { buttonRows, layoutFrame, type FrameButton, type FrameLayout } from './frameLayout';
+import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
+import type { FrameButton, FrameLayout, FrameParts } from './frameLayout';
 import { markWhitespace, truncate, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from './theme';
 
@@ -23,65 +21,55 @@ export function argumentText(call: ToolCallView): { text: string; parsed: boolea
 }
 
 /**
- * Everything the user approves, escaped and wrapped to `columns`: the full tool name, server and
- * tool, the first line of the description, what changed in the definition, every argument.
+ * Everything the user approves, escaped and wrapped to `columns`. The header (full tool name,
+ * server and tool, the first line of the description, what changed in the definition) stays on
+ * screen while the arguments scroll under it, so what is allowed is always in view.
  */
-export function approvalBody(call: ToolCallView, columns: number): Line[] {
-  const lines: Line[] = [];
-  lines.push(...wrapLine([{ text: 'call ', tone: 'muted' }, { text: sanitizeLabel(call.wireName), tone: 'bold' }], columns));
-  if (call.alias !== undefined || call.tool !== undefined) {
-    lines.push(
-      ...wrapLine(
-        [
-          { text: 'server ', tone: 'muted' },
-          { text: sanitizeLabel(call.alias ?? '?'), tone: 'accent' },
-          { text: ' · tool ', tone: 'muted' },
-          { text: sanitizeLabel(call.tool ?? '?'), tone: 'accent' },
-        ],
-        columns,
-      ),
-    );
-  }
+export function approvalParts(call: ToolCallView, columns: number): FrameParts {
+  const callLine = wrapLine([{ text: 'call ', tone: 'muted' }, { text: sanitizeLabel(call.wireName), tone: 'bold' }], columns);
+  const identity =
+    call.alias !== undefined || call.tool !== undefined
+      ? wrapLine(
+          [
+            { text: 'server ', tone: 'muted' },
+            { text: sanitizeLabel(call.alias ?? '?'), tone: 'accent' },
+            { text: ' · tool ', tone: 'muted' },
+            { text: sanitizeLabel(call.tool ?? '?'), tone: 'accent' },
+          ],
+          columns,
+        )
+      : [];
+  const header: Line[] = [...callLine, ...identity];
   const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');
-  if (description) lines.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
-  if (call.definitionChanged) {
-    // Said before the arguments: the user must know the tool is not the one they allowed before.
-    lines.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${sanitizeLabel(call.definitionChanged)}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
-  }
+  if (description) header.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
+  // Said before the arguments: the user must know the tool is not the one they allowed before.
+  const changed = call.definitionChanged ? sanitizeLabel(call.definitionChanged) : undefined;
+  if (changed) header.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
+  const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
+  if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
+
   const args = argumentText(call);
-  lines.push([{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }]);
+  const body: Line[] = [];
   for (const line of markWhitespace(sanitizeStrict(args.text.length > 0 ? args.text : '(none)'))) {
-    lines.push(...wrapLine(line, columns));
+    body.push(...wrapLine(line, columns));
   }
-  return lines;
+  const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
+  return { header, compactHeader, bodyLabel, body };
 }
 
+const REASON_FIELD: AskField = { mode: 'reason', prompt: [{ text: 'Reason: ', tone: 'accent' }], help: 'Enter deny with this reason · Esc back' };
+
 export interface ApprovalLayoutInput {
-  body: Line[];
+  parts: FrameParts;
   width: number;
   maxHeight: number;
-  ui: Pick<FrameUi, 'button' | 'scrollTop' | 'mode' | 'field' | 'seen'>;
+  ui: AskLayoutInput['ui'];
   /** The keys work (the delay passed and everything has been on screen). */
   armed: boolean;
 }
 
-export function layoutApproval({ body, width, maxHeight, ui, armed }: ApprovalLayoutInput): FrameLayout {
-  const inner = innerWidth(width);
-  const footer: Line[] =
-    ui.mode === 'reason'
-      ? [
-          [{ text: 'Reason: ', tone: 'accent' }, ...fieldLine(ui.field, inner - 8)],
-          [{ text: truncate('Enter deny with this reason · Esc back', inner), tone: 'muted' }],
-        ]
-      : buttonRows(APPROVAL_BUTTONS, ui.button, armed, inner);
-  return layoutFrame({
-    body,
-    footer,
-    maxHeight,
-    scrollTop: ui.scrollTop,
-    seen: ui.seen,
-    unreadNote: [{ text: 'read to the end to enable the keys', tone: 'warn' }],
-  });
+export function layoutApproval(input: ApprovalLayoutInput): FrameLayout {
+  return layoutAsk({ ...input, buttons: APPROVAL_BUTTONS, field: REASON_FIELD });
 }
 
 export interface ApprovalFrameProps {
@@ -95,15 +83,6 @@ export interface ApprovalFrameProps {
 }
 
 /** The inline frame that asks before a tool call runs. */
-export function ApprovalFrame({ call, position, count, width, layout, theme }: ApprovalFrameProps) {
-  return (
-    <BoxFrame
-      width={width}
-      title={[{ text: 'Run this tool?', tone: 'bold' }]}
-      badge={count > 1 ? [{ text: `${position} of ${count}`, tone: 'accent' }] : undefined}
-      lines={layout.rows}
-      theme={theme}
-      tone={call.definitionChanged ? 'warn' : 'accent'}
-    />
-  );
+export function ApprovalFrame({ call, ...rest }: ApprovalFrameProps) {
+  return <AskFrame title="Run this tool?" tone={call.definitionChanged ? 'warn' : 'accent'} {...rest} />;
 }

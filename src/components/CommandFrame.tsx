@@ -1,9 +1,7 @@
 import { sanitizeStrict } from '../services/terminal/sanitize';
-import type { FrameUi } from '../state/types';
-import { BoxFrame, innerWidth } from './BoxFrame';
-import { fieldLine } from './editorView';
-import { buttonRows, layoutFrame, type FrameButton, type FrameLayout } from './frameLayout';
-import { markWhitespace, truncate, wrapLine, type Line } from './text';
+import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
+import type { FrameButton, FrameLayout, FrameParts } from './frameLayout';
+import { markWhitespace, wrapLine, type Line } from './text';
 import type { Theme } from './theme';
 
 export const COMMAND_BUTTONS: FrameButton[] = [
@@ -12,41 +10,29 @@ export const COMMAND_BUTTONS: FrameButton[] = [
   { key: 'n', label: 'Skip', short: 'skip' },
 ];
 
-/** The proposed command exactly as it would run, escaped, every line shown. */
-export function commandBody(command: string, columns: number): Line[] {
-  const lines: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+/** The proposed command exactly as it would run, escaped, every line shown; only the command scrolls. */
+export function commandParts(command: string, columns: number): FrameParts {
+  const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+  const body: Line[] = [];
   const marked = markWhitespace(sanitizeStrict(command));
   marked.forEach((line, index) => {
-    lines.push(...wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
+    body.push(...wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
   });
-  return lines;
+  return { header, compactHeader: [], body };
 }
 
+const EDIT_FIELD: AskField = { mode: 'edit', prompt: [{ text: '$ ', tone: 'accent' }], help: 'Enter run the edited command · Esc back' };
+
 export interface CommandLayoutInput {
-  body: Line[];
+  parts: FrameParts;
   width: number;
   maxHeight: number;
-  ui: Pick<FrameUi, 'button' | 'scrollTop' | 'mode' | 'field' | 'seen'>;
+  ui: AskLayoutInput['ui'];
   armed: boolean;
 }
 
-export function layoutCommand({ body, width, maxHeight, ui, armed }: CommandLayoutInput): FrameLayout {
-  const inner = innerWidth(width);
-  const footer: Line[] =
-    ui.mode === 'edit'
-      ? [
-          [{ text: '$ ', tone: 'accent' }, ...fieldLine(ui.field, inner - 2)],
-          [{ text: truncate('Enter run the edited command · Esc back', inner), tone: 'muted' }],
-        ]
-      : buttonRows(COMMAND_BUTTONS, ui.button, armed, inner);
-  return layoutFrame({
-    body,
-    footer,
-    maxHeight,
-    scrollTop: ui.scrollTop,
-    seen: ui.seen,
-    unreadNote: [{ text: 'read to the end to enable the keys', tone: 'warn' }],
-  });
+export function layoutCommand(input: CommandLayoutInput): FrameLayout {
+  return layoutAsk({ ...input, buttons: COMMAND_BUTTONS, field: EDIT_FIELD });
 }
 
 export interface CommandFrameProps {
@@ -58,15 +44,6 @@ export interface CommandFrameProps {
 }
 
 /** The inline frame that asks before a proposed shell command runs. */
-export function CommandFrame({ position, count, width, layout, theme }: CommandFrameProps) {
-  return (
-    <BoxFrame
-      width={width}
-      title={[{ text: 'Run this command?', tone: 'bold' }]}
-      badge={count > 1 ? [{ text: `${position} of ${count}`, tone: 'accent' }] : undefined}
-      lines={layout.rows}
-      theme={theme}
-      tone="warn"
-    />
-  );
+export function CommandFrame(props: CommandFrameProps) {
+  return <AskFrame title="Run this command?" tone="warn" {...props} />;
 }

@@ -51,8 +51,21 @@ export function buttonRows(buttons: FrameButton[], focused: number, enabled: boo
   return rows;
 }
 
+/**
+ * What a frame shows, split by what may scroll: the header says what is being asked about and is
+ * always on screen; only the body (the arguments, the command) scrolls.
+ */
+export interface FrameParts {
+  header: Line[];
+  /** Used instead of `header` when the full one would leave the body too few rows. */
+  compactHeader?: Line[];
+  /** Names the body (`arguments`); while the body scrolls, the scroll counter joins it. */
+  bodyLabel?: Line;
+  body: Line[];
+}
+
 export interface FrameLayout {
-  /** The rows inside the border: the visible part of the body, then the footer. */
+  /** The rows inside the border: the header, the visible part of the body, then the footer. */
   rows: Line[];
   /** Rows including the border. */
   height: number;
@@ -64,7 +77,7 @@ export interface FrameLayout {
 }
 
 export interface FrameLayoutInput {
-  body: Line[];
+  parts: FrameParts;
   footer: Line[];
   /** Rows the frame may use, border included. */
   maxHeight: number;
@@ -75,20 +88,41 @@ export interface FrameLayoutInput {
   seen?: number;
 }
 
-/** Fits body and footer into `maxHeight`; the body scrolls when it does not fit. */
-export function layoutFrame({ body, footer, maxHeight, scrollTop, unreadNote, seen = 0 }: FrameLayoutInput): FrameLayout {
+/** A scrolling body keeps at least this many rows before the header is compacted. */
+const MIN_BODY_ROWS = 3;
+
+/**
+ * Fits header, body and footer into `maxHeight`. The header never scrolls away; when the body
+ * does not fit it scrolls under a counter line (`arguments · lines 4–9 of 30`), and a header too
+ * tall to leave the body room gives way to its compact form.
+ */
+export function layoutFrame({ parts, footer, maxHeight, scrollTop, unreadNote, seen = 0 }: FrameLayoutInput): FrameLayout {
+  const { body, bodyLabel } = parts;
   const room = Math.max(1, maxHeight - FRAME_CHROME_ROWS - footer.length);
   const total = body.length;
-  if (total <= room) {
-    return { rows: [...body, ...footer], height: total + footer.length + FRAME_CHROME_ROWS, total, viewport: total, scrollTop: 0 };
+  const labelRows = bodyLabel ? 1 : 0;
+  const whole = (header: Line[]): FrameLayout => {
+    const rows = [...header, ...(bodyLabel ? [bodyLabel] : []), ...body, ...footer];
+    return { rows, height: rows.length + FRAME_CHROME_ROWS, total, viewport: total, scrollTop: 0 };
+  };
+  if (parts.header.length + labelRows + total <= room) return whole(parts.header);
+  const compact = parts.compactHeader ?? parts.header;
+  let header = parts.header;
+  if (room - header.length - 1 < Math.min(MIN_BODY_ROWS, total)) {
+    if (compact.length + labelRows + total <= room) return whole(compact);
+    header = compact;
   }
-  const viewport = Math.max(1, room - 1);
+  // The counter line takes the label's place, so scrolling costs no extra row.
+  const viewport = Math.max(1, room - header.length - 1);
   const top = Math.max(0, Math.min(scrollTop, total - viewport));
-  const bottom = top + viewport;
-  const scrollLine: Line = [{ text: `lines ${top + 1}–${bottom} of ${total}`, tone: 'muted' as Tone }];
+  const bottom = Math.min(total, top + viewport);
+  const scrollLine: Line = bodyLabel ? [...bodyLabel, { text: ' · ', tone: 'muted' }] : [];
+  scrollLine.push({ text: `lines ${top + 1}–${bottom} of ${total}`, tone: 'muted' as Tone });
+  const unread = unreadNote !== undefined && Math.max(seen, bottom) < total;
   if (top > 0) scrollLine.push({ text: ' ↑', tone: 'muted' });
-  if (bottom < total) scrollLine.push({ text: ' ↓ more', tone: 'muted' });
-  if (unreadNote && Math.max(seen, bottom) < total) scrollLine.push({ text: ' · ', tone: 'muted' }, ...unreadNote);
-  const rows = [...body.slice(top, bottom), scrollLine, ...footer];
+  // The note says more than `more` does, and the line has to fit beside the sidebar.
+  if (bottom < total) scrollLine.push({ text: unread ? ' ↓' : ' ↓ more', tone: 'muted' });
+  if (unread) scrollLine.push({ text: ' · ', tone: 'muted' }, ...unreadNote);
+  const rows = [...header, scrollLine, ...body.slice(top, bottom), ...footer];
   return { rows, height: rows.length + FRAME_CHROME_ROWS, total, viewport, scrollTop: top };
 }

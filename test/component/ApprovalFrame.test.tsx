@@ -253,7 +253,7 @@ describe('approval frame: what you approve is what you saw', () => {
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, `value ${index}`]));
     const probe = await ask(echo({ arguments: args, rawArguments: JSON.stringify(args) }));
     await pastDelay();
-    expect(h.screen()).toContain('read to the end to enable the keys');
+    expect(h.screen()).toContain('read to the end to enable keys');
     expect(h.screen()).not.toContain('"key59"');
     await h.type('y');
     expect(probe.answer).toBeUndefined();
