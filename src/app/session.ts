@@ -160,6 +160,19 @@ export function createSession(options: SessionOptions): Session {
     env,
     modelName: () => modelName,
     status,
+    withdraw(id, text, reason) {
+      batcher.flush();
+      history.log?.withdraw(id);
+      const state = store.getState();
+      state.withdrawUserMessage(id);
+      const what = reason === 'cancelled' ? 'cancelled before the answer began' : 'no answer';
+      if (state.draft.trim().length === 0) {
+        state.setDraft(text);
+        status(reason === 'cancelled' ? 'info' : 'warn', `${what}: your message is back in the input (Enter sends it again)`);
+      } else {
+        status(reason === 'cancelled' ? 'info' : 'warn', `${what}: your message was taken back (↑ recalls it)`);
+      }
+    },
   };
 
   async function drain(): Promise<void> {
@@ -250,7 +263,7 @@ export function createSession(options: SessionOptions): Session {
       const dropped = queue.splice(0).length;
       current.abort();
       store.getState().cancelPending();
-      if (dropped > 0) status('info', `cancelled; ${dropped} queued message(s) dropped`);
+      if (dropped > 0) status('info', `cancelled; ${dropped} queued message(s) dropped (↑ recalls them)`);
       return true;
     },
     quit() {

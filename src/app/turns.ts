@@ -27,6 +27,11 @@ export interface TurnContext {
   env: NodeJS.ProcessEnv;
   modelName(): string;
   status(level: 'info' | 'warn' | 'error', text: string): void;
+  /**
+   * The user's message got no answer at all (cancelled, or failed before anything arrived): it is
+   * taken out of the conversation so it is not sent again behind the next message.
+   */
+  withdraw(id: string, text: string, reason: 'cancelled' | 'error'): void;
 }
 
 /**
@@ -68,8 +73,16 @@ export async function runChatTurn(context: TurnContext, text: string, signal: Ab
       env: context.env,
     },
   });
+  let asked: string | undefined;
+  let answered = false;
+  let finishReason: string | undefined;
   for await (const event of events) {
-    if (event.type === 'message') context.record(event.message);
+    if (event.type === 'message') {
+      context.record(event.message);
+      if (event.message.role === 'user') asked ??= event.message.id;
+      else answered = true;
+    }
+    if (event.type === 'done') finishReason = event.finishReason;
     if (event.type === 'tool-call') callNames.set(event.call.id, { alias: event.call.alias, tool: event.call.tool });
     // "Always this tool / server" from the frame becomes a session rule the sidebar can show.
     if (event.type === 'tool-decision' && event.decision.action === 'allow' && event.decision.by === 'user' && event.decision.scope !== 'once') {
@@ -78,6 +91,7 @@ export async function runChatTurn(context: TurnContext, text: string, signal: Ab
     }
     batcher.push(forDisplay(event, config.limits.displayResultChars));
   }
+  if (asked !== undefined && !answered && (finishReason === 'cancelled' || finishReason === 'error')) context.withdraw(asked, text, finishReason);
 }
 
 /** A `!command` the user typed: it needs no confirmation (the user wrote it) and is recorded as an exec turn. */

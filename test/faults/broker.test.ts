@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
 import { dropAfter, errorReply, hangReply, stallAfter, textReply } from '../helpers/scripted-broker';
-import { ask, sessionMessages, startApp, waitForSettled } from '../security/helpers/app';
+import { keys } from '../helpers/terminal';
+import { ask, sessionRecords, startApp, waitForSettled } from '../security/helpers/app';
 
 // The model's server misbehaving, through the built binary: each fault leaves a clear message on
 // screen, and the conversation stays valid — the session log holds every message in order and the
@@ -29,22 +30,27 @@ describe('faults of the model server', () => {
     let screen = await waitForSettled(term, /the connection to scripted broke during the answer/);
     expect(screen).toContain('alpha beta g');
 
-    // 2. HTTP 500, also on the retry.
+    // 2. HTTP 500, also on the retry: no answer at all, so the question is taken back into the input.
     broker.enqueue(errorReply(500, { error: { message: 'upstream exploded' } }), errorReply(500, { error: { message: 'upstream exploded' } }));
     await ask(term, 'second question');
     screen = await waitForSettled(term, /✗ HTTP 500: upstream exploded/, 15_000);
     expect(screen).toMatch(/HTTP 500: upstream exploded; retrying in 1s \(1\/1\)/);
+    screen = await waitForSettled(term, /no answer: your message is back in the input/);
+    expect(screen).toMatch(/│ ›\s+second question/);
 
-    // 3. HTTP 429 with Retry-After: the wait is shown, then the answer arrives.
+    // 3. Enter sends it again: HTTP 429 with Retry-After, the wait is shown, then the answer arrives.
     broker.enqueue(errorReply(429, { error: { message: 'slow down' } }, { retryAfter: 1 }), textReply('rate limit passed'));
-    await ask(term, 'third question');
+    term.write(keys.enter);
     screen = await waitForSettled(term, 'rate limit passed', 15_000);
     expect(screen).toMatch(/HTTP 429: slow down; retrying in 1s \(1\/1\)/);
 
-    // 4. The server accepts the request and never sends a byte.
+    // 4. The server accepts the request and never sends a byte: taken back too; the user clears it.
     broker.enqueue(hangReply());
     await ask(term, 'fourth question');
     screen = await waitForSettled(term, /no answer from scripted at http:\/\/127\.0\.0\.1:\d+\/v1 within 1\.5s[\s│]*\(broker\.firstByteTimeoutMs\)/, 15_000);
+    await term.waitFor(/│ ›\s+fourth question/);
+    term.write(keys.ctrl('u'));
+    await term.waitFor((text) => !/│ ›\s+fourth question/.test(text));
 
     // 5. The stream stalls half-way.
     broker.enqueue(stallAfter(textReply('half of it then silence', { chunkSize: 5 }), 3));
@@ -61,21 +67,29 @@ describe('faults of the model server', () => {
     const messages = last.body!.messages!;
     expectAlternating(rolesOf(messages));
     const text = messages.map((message) => String(message.content ?? '')).join('\n');
-    for (const part of ['first question', 'alpha beta g', 'second question', 'third question', 'rate limit passed', 'fourth question', 'fifth question', 'half of', 'sixth question']) {
+    for (const part of ['first question', 'alpha beta g', 'second question', 'rate limit passed', 'fifth question', 'half of', 'sixth question']) {
       expect(text).toContain(part);
     }
+    // Once each: the question that failed went again only when the user sent it again.
+    expect(text.split('second question')).toHaveLength(2);
+    expect(text).not.toContain('fourth question');
     // 1 + 2 (500 and its retry) + 2 (429, then the answer) + 1 (hang) + 1 (stall) + 1.
     expect(broker.requests.length - from).toBe(8);
 
-    // The session log holds every message, in order, with the unfinished answers marked.
-    const logged = sessionMessages(term.home).map((message) => [message.role, (message.content ?? '').slice(0, 14), message.finishReason ?? '']);
+    // The session log holds every message as it happened, in order, with the unfinished answers
+    // marked and the questions that got no answer withdrawn.
+    const logged = sessionRecords(term.home)
+      .filter((record) => record.type !== 'session')
+      .map((record) => (record.type === 'withdrawn' ? ['withdrawn'] : [record.message!.role, (record.message!.content ?? '').slice(0, 14), record.message!.finishReason ?? '']));
     expect(logged).toEqual([
       ['user', 'first question', ''],
       ['assistant', 'alpha beta g', 'error'],
       ['user', 'second questio', ''],
-      ['user', 'third question', ''],
+      ['withdrawn'],
+      ['user', 'second questio', ''],
       ['assistant', 'rate limit pas', 'stop'],
       ['user', 'fourth questio', ''],
+      ['withdrawn'],
       ['user', 'fifth question', ''],
       ['assistant', 'half of it', 'error'],
       ['user', 'sixth question', ''],
@@ -93,6 +107,6 @@ describe('faults of the model server', () => {
     expect(screen).toContain('does this server need an API key?');
     expect(screen).not.toMatch(/<html|<title|<center|nginx/);
     expect(term.raw).not.toContain('sk-fault-test-key-123456');
-    expect(sessionMessages(term.home).map((message) => message.role)).toEqual(['user']);
+    expect(sessionRecords(term.home).map((record) => record.message?.role ?? record.type)).toEqual(['session', 'user', 'withdrawn']);
   }, 30_000);
 });

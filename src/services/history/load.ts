@@ -108,9 +108,14 @@ export function loadSession(dir: string, id: string): LoadedSession {
       warnings.push(isLast ? `session ${id}: the last line was cut off (the app stopped while writing it); skipped` : `session ${id}: line ${index + 1} is not valid JSON; skipped`);
       continue;
     }
-    const value = record as { type?: unknown; message?: unknown };
+    const value = record as { type?: unknown; message?: unknown; id?: unknown };
     if (value.type === 'session') {
       header ??= record as SessionHeader;
+      continue;
+    }
+    if (value.type === 'withdrawn' && isString(value.id)) {
+      const at = messages.findLastIndex((message) => message.id === value.id);
+      if (at >= 0) messages.splice(at, 1);
       continue;
     }
     const message = value.type === 'message' ? asMessage(value.message) : undefined;

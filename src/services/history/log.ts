@@ -18,12 +18,18 @@ export interface SessionHeader {
   model?: string;
 }
 
-export type SessionRecord = SessionHeader | { type: 'message'; message: Message };
+/**
+ * `withdrawn`: a user message that got no answer and was taken back (cancelled or failed before
+ * any answer); it stays in the file as written but is no longer part of the conversation.
+ */
+export type SessionRecord = SessionHeader | { type: 'message'; message: Message } | { type: 'withdrawn'; id: string };
 
 export interface SessionLog {
   readonly id: string;
   readonly file: string;
   append(message: Message): void;
+  /** Takes a message out of the conversation (see SessionRecord `withdrawn`). */
+  withdraw(id: string): void;
   /** Forces what was appended onto the disk (end of each turn). */
   flush(): void;
   close(): void;
@@ -111,6 +117,15 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       try {
         const record: SessionRecord = { type: 'message', message: redactDeep(message, options.redact) };
         writeSync(open(), `${JSON.stringify(record)}\n`);
+      } catch (error) {
+        fail(error);
+      }
+    },
+    withdraw(id) {
+      if (failed || fd === undefined) return;
+      try {
+        const record: SessionRecord = { type: 'withdrawn', id };
+        writeSync(fd, `${JSON.stringify(record)}\n`);
       } catch (error) {
         fail(error);
       }

@@ -12,6 +12,8 @@ export interface ChatActions {
   loadHistory: (messages: Message[]) => void;
   addStatus: (level: 'info' | 'warn' | 'error', text: string) => void;
   addUserItem: (id: string, text: string) => void;
+  /** Takes an unanswered user message out of the conversation and the transcript. */
+  withdrawUserMessage: (id: string) => void;
   clearChat: () => void;
   setModelName: (name: string) => void;
 }
@@ -166,6 +168,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   loadHistory: (messages) => set({ messages: [...messages], items: itemsFromMessages(messages) }),
   addStatus: (level, text) => set((state) => ({ items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level, text }] })),
   addUserItem: (id, text) => set((state) => ({ items: [...state.items, { kind: 'user', id, version: 0, text }] })),
+  withdrawUserMessage: (id) =>
+    set((state) => ({
+      messages: state.messages.filter((message) => !(message.id === id && message.role === 'user')),
+      items: state.items.filter((item) => !(item.id === id && item.kind === 'user')),
+    })),
   clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined }),
   setModelName: (modelName) => set({ modelName }),
 });

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { errorReply, hangReply, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
 import { createSession, type Session } from '../../../src/app/session';
 import type { AppConfig } from '../../../src/services/config/load';
-import { sessionsDir } from '../../../src/services/history/index';
+import { loadSession, sessionsDir } from '../../../src/services/history/index';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { everythingServer, testConfig } from './harness';
@@ -92,6 +92,55 @@ describe('the TUI session', () => {
     await s.idle();
     expect(store.getState().items.find((item) => item.kind === 'tool')).toMatchObject({ state: 'denied' });
     expect(broker.requests[begin + 1]!.body!.messages!.at(-1)).toEqual({ role: 'tool', tool_call_id: 'd1', content: '[aish] tool call denied by the user: no gambling' });
+  });
+
+  it('a message cancelled before any answer is taken back: out of the conversation and the log, back in the input', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    broker.enqueue(textReply('first answer'));
+    s.submit('first question');
+    await s.idle();
+    broker.enqueue(hangReply());
+    s.submit('never answered');
+    await until(store, (state) => state.brokerState === 'waiting' || undefined);
+    expect(s.cancel()).toBe(true);
+    await s.idle();
+    const state = store.getState();
+    expect(state.draft).toBe('never answered');
+    expect(state.messages.map((message) => ('content' in message ? message.content : ''))).toEqual(['first question', 'first answer']);
+    expect(state.items.some((item) => item.kind === 'user' && item.text === 'never answered')).toBe(false);
+    expect(statusTexts(state.items).join('\n')).toContain('cancelled before the answer began: your message is back in the input');
+
+    // Sent again (or something else): the model sees it once, not glued to the next message.
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('second answer'));
+    state.setDraft('');
+    s.submit('never answered');
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.slice(-2)).toEqual([
+      { role: 'assistant', content: 'first answer' },
+      { role: 'user', content: 'never answered' },
+    ]);
+    // A resumed session has the same conversation.
+    const id = readdirSync(sessionsDir(config))[0]!.replace(/\.jsonl$/, '');
+    const loaded = loadSession(sessionsDir(config), id);
+    expect(loaded.messages.map((message) => ('content' in message ? message.content : ''))).toEqual(['first question', 'first answer', 'never answered', 'second answer']);
+    expect(loaded.warnings).toEqual([]);
+  });
+
+  it('a message that failed before any answer is taken back too, and says so; a typed draft is kept', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start({ ...config, broker: { ...config.broker, maxRetries: 0 } });
+    broker.enqueue(errorReply(500, { error: { message: 'model crashed' } }));
+    store.getState().setDraft('half typed');
+    s.submit('will fail');
+    await s.idle();
+    const state = store.getState();
+    expect(state.draft).toBe('half typed');
+    expect(state.messages).toEqual([]);
+    const statuses = statusTexts(state.items).join('\n');
+    expect(statuses).toContain('no answer: your message was taken back (↑ recalls it)');
+    expect(state.items.some((item) => item.kind === 'status' && item.level === 'error' && item.text.includes('model crashed'))).toBe(true);
   });
 
   it('cancel mid-stream keeps the partial answer, marks it, and leaves the session usable', async () => {
