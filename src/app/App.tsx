@@ -19,6 +19,7 @@ import { useTerminalSize } from './useTerminalSize';
 export { QUIT_WINDOW_MS } from './globalKeys';
 
 const SIDEBAR_WIDTH = 32;
+const SIDEBAR_GAP = 1;
 const STATUS_HEIGHT = 1;
 /** The transcript keeps at least this many rows when a frame is shown. */
 const MIN_TRANSCRIPT_ROWS = 3;
@@ -43,7 +44,9 @@ export function App() {
   const inputHeight = useAppState((state) => inputBarHeight(state.editor, columns, inputRows));
   const mainHeight = Math.max(3, height - inputHeight - STATUS_HEIGHT);
   const sidebarWidth = sidebarWidthFor(columns, showSidebar);
-  const chatWidth = columns - sidebarWidth;
+  // One blank column keeps the transcript's text off the sidebar's border.
+  const sidebarGap = showSidebar ? SIDEBAR_GAP : 0;
+  const chatWidth = columns - sidebarWidth - sidebarGap;
 
   // A sidebar that hid itself (narrow terminal) cannot keep the focus.
   const focusOnHiddenSidebar = useAppState((state) => state.focus === 'sidebar') && !showSidebar;
@@ -92,6 +95,7 @@ export function App() {
             </PanelBoundary>
           ) : null}
         </Box>
+        {showSidebar ? <Box width={sidebarGap} height={mainHeight} /> : null}
         {showSidebar ? (
           <PanelBoundary name="the sidebar">
             <SidebarContainer width={sidebarWidth} height={mainHeight} theme={theme} />

@@ -1,9 +1,9 @@
 import { memo, useMemo } from 'react';
 import { ConnectPrompt } from '../components/ConnectPrompt';
 import { innerWidth } from '../components/BoxFrame';
-import { Sidebar, sidebarRows } from '../components/Sidebar';
+import { effectiveSelection, serverRowId, Sidebar, sidebarRows } from '../components/Sidebar';
 import type { Theme } from '../components/theme';
-import { ToolDetails, toolDetailLines, toolDetailRows } from '../components/ToolDetails';
+import { serverDetailLines, ToolDetails, toolDetailLines, toolDetailRows } from '../components/ToolDetails';
 import { aliasProblem } from '../services/config/schema';
 import { selectFocus, selectServerList, selectSidebarUi } from '../state/selectors';
 import type { AppStore } from '../state/store';
@@ -34,8 +34,11 @@ export function handleSidebarKey(store: AppStore, controller: AppController, key
   const ui = state.sidebarUi;
   const servers = state.order.map((alias) => state.servers[alias]).filter((server) => server !== undefined);
   const rows = sidebarRows(servers, ui.expanded);
-  const index = Math.max(0, rows.findIndex((row) => row.id === ui.selected));
+  // Focusing the sidebar puts the cursor on the first server; keys act on what is drawn.
+  const selected = effectiveSelection(rows, ui.selected);
+  const index = Math.max(0, rows.findIndex((row) => row.id === selected));
   const row = rows[index];
+  const openServer = (alias: string) => state.updateSidebarUi({ detail: { alias, scrollTop: 0 }, selected: serverRowId(alias) });
   const select = (next: number) => {
     const target = rows[Math.max(0, Math.min(rows.length - 1, next))];
     if (target) state.updateSidebarUi({ selected: target.id });
@@ -48,7 +51,7 @@ export function handleSidebarKey(store: AppStore, controller: AppController, key
       select(index - 1);
       return true;
     case 'down':
-      select(ui.selected === undefined ? 0 : index + 1);
+      select(index + 1);
       return true;
     case 'home':
       select(0);
@@ -59,9 +62,12 @@ export function handleSidebarKey(store: AppStore, controller: AppController, key
     case 'return':
     case 'right':
       if (!row) return true;
-      if (row.kind === 'server') expand(row.alias, key.name === 'right' ? true : !ui.expanded.includes(row.alias));
-      else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
-      if (ui.selected === undefined) state.updateSidebarUi({ selected: row.id });
+      if (row.kind === 'server') {
+        // A server that is not ready has no tools to list: Enter shows why (its error and stderr).
+        if (key.name === 'return' && state.servers[row.alias]?.state !== 'ready') openServer(row.alias);
+        else expand(row.alias, key.name === 'right' ? true : !ui.expanded.includes(row.alias));
+      } else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
+      if (ui.selected !== row.id) state.updateSidebarUi({ selected: row.id });
       return true;
     case 'left':
       if (!row) return true;
@@ -72,6 +78,10 @@ export function handleSidebarKey(store: AppStore, controller: AppController, key
       if (key.paste || key.burst) return true;
       if (key.text === 'c') {
         state.updateSidebarUi({ connect: { step: 'url', url: EMPTY_EDITOR, alias: EMPTY_EDITOR } });
+        return true;
+      }
+      if (key.text === 'i' && row) {
+        openServer(row.alias);
         return true;
       }
       if ((key.text === 'r' || key.text === 'd') && row) serverAction(store, controller, row.alias, key.text === 'r' ? 'reconnect' : 'disconnect');
@@ -200,13 +210,17 @@ export const DetailsContainer = memo(function DetailsContainer({ width, height, 
   const store = useAppStoreApi();
   const detail = useAppState((state) => state.sidebarUi.detail);
   const server = useAppState((state) => (detail ? state.servers[detail.alias] : undefined));
-  const tool = server?.tools.find((entry) => entry.name === detail?.tool);
+  const toolName = detail?.tool;
+  const tool = toolName === undefined ? undefined : server?.tools.find((entry) => entry.name === toolName);
   const columns = innerWidth(width);
-  const lines = useMemo(() => (detail ? toolDetailLines(detail.alias, tool, columns) : []), [detail?.alias, tool, columns]);
+  const lines = useMemo(() => {
+    if (!detail) return [];
+    return toolName === undefined ? serverDetailLines(detail.alias, server, columns) : toolDetailLines(detail.alias, tool, columns);
+  }, [detail?.alias, toolName, tool, server, columns]);
   const rows = toolDetailRows(height);
   useKeys((key) => handleDetailKey(store, key, lines.length, rows), KeyPriority.overlay);
   if (!detail) return null;
-  return <ToolDetails lines={lines} width={width} height={height} scrollTop={detail.scrollTop} theme={theme} />;
+  return <ToolDetails title={toolName === undefined ? 'Server' : 'Tool'} lines={lines} width={width} height={height} scrollTop={detail.scrollTop} theme={theme} />;
 });
 
 export const ConnectContainer = memo(function ConnectContainer({ width, theme }: { width: number; theme: Theme }) {

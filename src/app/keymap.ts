@@ -50,12 +50,13 @@ export const KEYMAP: readonly KeyBinding[] = [
   { where: 'line', keys: 'Esc', does: 'back to the buttons', short: 'Esc back' },
 
   { where: 'sidebar', keys: '↑ / ↓', does: 'select a server or tool', short: '↑↓ select' },
-  { where: 'sidebar', keys: 'Enter', does: "expand a server's tools; on a tool, show its description and input schema", short: 'Enter open' },
+  { where: 'sidebar', keys: 'Enter', does: "expand a server's tools (a server that is not ready shows its error and stderr); on a tool, show its description and input schema", short: 'Enter open' },
+  { where: 'sidebar', keys: 'i', does: "show the selected server's details: state, error, the last lines of its stderr", short: 'i info' },
   { where: 'sidebar', keys: 'r', does: 'reconnect the selected server', short: 'r reconnect' },
   { where: 'sidebar', keys: 'd', does: 'disconnect the selected server', short: 'd disconnect' },
   { where: 'sidebar', keys: 'c', does: 'connect a server by URL (and an optional alias)', short: 'c connect' },
 
-  { where: 'details', keys: '↑ / ↓ PgUp PgDn Home End', does: "scroll the tool's description and schema", short: '↑↓ scroll' },
+  { where: 'details', keys: '↑ / ↓ PgUp PgDn Home End', does: "scroll the tool's description and schema, or the server's details", short: '↑↓ scroll' },
   { where: 'details', keys: 'Esc / Enter / q', does: 'close', short: 'Esc close' },
 
   { where: 'prompt', keys: 'Enter', does: 'next field / connect', short: 'Enter next' },

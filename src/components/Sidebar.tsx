@@ -4,7 +4,7 @@ import type { ServerSnapshot, ServerState } from '../services/mcp/types';
 import { sanitizeLabel } from '../services/terminal/sanitize';
 import type { SidebarUi } from '../state/types';
 import { LineText } from './Lines';
-import { padLine, truncate, width as textWidth, wrapLine, type Line, type Tone } from './text';
+import { padLine, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from './theme';
 
 export interface SidebarProps {
@@ -63,6 +63,12 @@ export function transportLabel(server: ServerSnapshot): string {
   }
 }
 
+/** One stderr line for display: colour codes dropped (they mean nothing here), everything else escaped. */
+export function stderrLine(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return sanitizeLabel(line.replace(/\x1b\[[0-9;]*m/g, ''));
+}
+
 /** A selectable row: a server, or one of its tools when the server is expanded. */
 export interface SidebarRow {
   id: string;
@@ -85,11 +91,27 @@ export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string
   return rows;
 }
 
-/** Wraps text under a server row, indented by two columns on every row. */
+/** Notes under a server start below its name (after the cursor, marker and state columns). */
+const NOTE_INDENT = '    ';
+
+/** The selected row: the one chosen, or the first when none is (or the chosen one is gone). */
+export function effectiveSelection(rows: readonly SidebarRow[], selected: string | undefined): string | undefined {
+  return rows.some((row) => row.id === selected) ? selected : rows[0]?.id;
+}
+
+/**
+ * Wraps text under a server row at word boundaries, indented to the server's name; past
+ * `maxRows` the last row ends in `…`.
+ */
 function indented(text: string, tone: Tone, columns: number, maxRows = Infinity): Line[] {
-  return wrapLine([{ text, tone }], Math.max(1, columns - 2))
-    .slice(0, maxRows)
-    .map((line) => [{ text: '  ' }, ...line]);
+  const room = Math.max(1, columns - NOTE_INDENT.length);
+  const wrapped = wrapWords(text, room, tone);
+  const shown = wrapped.slice(0, maxRows);
+  if (wrapped.length > shown.length && shown.length > 0) {
+    const last = shown[shown.length - 1]!.map((seg) => seg.text).join('');
+    shown[shown.length - 1] = [{ text: truncate(`${last} …`, room).replace(/ …$/, '…'), tone }];
+  }
+  return shown.map((line) => [{ text: NOTE_INDENT }, ...line]);
 }
 
 /** Lines under a server that say what is wrong: the error, stderr tail, or where to authorize. */
@@ -98,14 +120,18 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   if (server.state === 'error' && server.error) {
     lines.push(...indented(sanitizeLabel(server.error), 'error', columns, 3));
     if (transportLabel(server) === 'stdio') {
-      for (const line of server.stderr.slice(-3)) lines.push([{ text: '  ' }, { text: truncate(sanitizeLabel(line), columns - 2), tone: 'muted' }]);
+      for (const line of server.stderr.slice(-3)) lines.push([{ text: NOTE_INDENT }, { text: truncate(stderrLine(line), columns - NOTE_INDENT.length), tone: 'muted' }]);
+      if (server.stderr.length > 0) lines.push([{ text: NOTE_INDENT }, { text: truncate('Enter shows all of it', columns - NOTE_INDENT.length), tone: 'muted' }]);
     }
   } else if (server.state === 'needs-auth') {
     if (server.error) lines.push(...indented(sanitizeLabel(server.error), 'warn', columns, 2));
-    // The whole URL, wrapped: the user has to be able to copy it.
-    if (server.authUrl) lines.push([{ text: '  open in a browser:', tone: 'muted' }], ...indented(sanitizeLabel(server.authUrl), 'accent', columns));
+    // The whole URL, hard-wrapped: the user has to be able to copy it.
+    if (server.authUrl) {
+      lines.push([{ text: NOTE_INDENT }, { text: 'open in a browser:', tone: 'muted' }]);
+      for (const line of wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
+    }
   } else if (server.state === 'disconnected' && server.error) {
-    lines.push([{ text: '  ' }, { text: truncate(sanitizeLabel(server.error), columns - 2), tone: 'muted' }]);
+    lines.push(...indented(sanitizeLabel(server.error), 'muted', columns, 2));
   }
   return lines;
 }
@@ -116,41 +142,49 @@ interface DrawnRow {
   id?: string;
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, columns: number, focused: boolean): DrawnRow[] {
+/** The cursor column: which row ↑/↓ are on, apart from whether a server is expanded. */
+const CURSOR = '›';
+const EXPANDED = '▾';
+const COLLAPSED = '▸';
+
+/** The row the cursor is on: marked in the cursor column, and drawn inverse while the sidebar has the focus. */
+function cursorRow(line: Line, selected: boolean, focused: boolean, columns: number): Line {
+  const marked: Line = [{ text: selected ? CURSOR : ' ', tone: 'accent' }, ...line];
+  if (!selected || !focused) return marked;
+  return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
+}
+
+function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean): DrawnRow[] {
   const drawn: DrawnRow[] = [];
   for (const server of servers) {
     const id = serverRowId(server.alias);
-    const selected = ui.selected === id;
     const open = ui.expanded.includes(server.alias);
     const right = `${transportLabel(server)} ${server.state === 'ready' ? server.tools.length : server.state === 'connecting' ? '…' : '-'}`;
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
-    const pointer = selected ? (focused ? '▸' : '›') : open ? '▾' : ' ';
+    // Only a server with tools to show can be expanded; the others open their details.
+    const marker = open ? EXPANDED : server.state === 'ready' && server.tools.length > 0 ? COLLAPSED : ' ';
     const line: Line = [
-      { text: pointer, tone: selected ? 'accent' : 'muted' },
+      { text: marker, tone: 'muted' },
       { text: GLYPH[server.state], tone: STATE_TONE[server.state] },
       { text: ' ' },
-      { text: name, tone: selected && focused ? 'selected' : 'bold' },
+      { text: name, tone: 'bold' },
     ];
-    const gap = columns - textWidth(pointer) - 2 - textWidth(name) - textWidth(right);
+    const gap = columns - 4 - textWidth(name) - textWidth(right);
     line.push({ text: ' '.repeat(Math.max(1, gap)) }, { text: right, tone: 'muted' });
-    drawn.push({ line, id });
+    drawn.push({ line: cursorRow(line, selectedId === id, focused, columns), id });
     for (const note of serverNotes(server, columns)) drawn.push({ line: note, id });
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
-      const toolSelected = ui.selected === toolId;
       const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
-      drawn.push({
-        id: toolId,
-        line: [
-          { text: toolSelected ? (focused ? '▸' : '›') : ' ', tone: 'accent' },
-          { text: ` ${branch}`, tone: 'muted' },
-          { text: truncate(sanitizeLabel(tool.name), columns - 4), tone: toolSelected && focused ? 'selected' : undefined },
-        ],
-      });
+      const toolLine: Line = [
+        { text: `  ${branch}`, tone: 'muted' },
+        { text: truncate(sanitizeLabel(tool.name), columns - 5) },
+      ];
+      drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns) });
     });
-    if (server.tools.length === 0) drawn.push({ line: [{ text: '   no tools', tone: 'muted' }], id });
+    if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id });
   }
   return drawn;
 }
@@ -167,9 +201,10 @@ function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: num
 export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] } }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
-  const drawn = drawRows(servers, ui, columns, focused);
+  const selectedId = effectiveSelection(sidebarRows(servers, ui.expanded), ui.selected);
+  const drawn = drawRows(servers, ui, selectedId, columns, focused);
   const listRows = Math.max(1, height - 3);
-  const shown = windowAround(drawn, ui.selected, listRows);
+  const shown = windowAround(drawn, selectedId, listRows);
   return (
     <Box
       flexDirection="column"

@@ -1,6 +1,7 @@
-import type { McpToolInfo } from '../services/mcp/types';
+import type { McpToolInfo, ServerSnapshot } from '../services/mcp/types';
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../services/terminal/sanitize';
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
+import { GLYPH, stderrLine, transportLabel } from './Sidebar';
 import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from './theme';
 
@@ -25,7 +26,38 @@ export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, co
   return lines;
 }
 
+/** A server's state, where it runs, why it failed and what it last wrote to stderr, escaped and wrapped. */
+export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number): Line[] {
+  const lines: Line[] = [];
+  lines.push(...wrapLine([{ text: sanitizeLabel(alias), tone: 'bold' }], columns));
+  if (!server) {
+    lines.push([{ text: 'this server is no longer configured', tone: 'warn' }]);
+    return lines;
+  }
+  const tone = server.state === 'ready' ? 'ok' : server.state === 'error' ? 'error' : server.state === 'disconnected' ? 'muted' : 'warn';
+  const tools = server.state === 'ready' ? ` · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}` : '';
+  lines.push([{ text: `${GLYPH[server.state]} ${server.state}`, tone }, { text: ` · ${transportLabel(server)}${tools}`, tone: 'muted' }]);
+  lines.push(...wrapLine([{ text: sanitizeLabel(server.target), tone: 'muted' }], columns));
+  const about = [server.serverName && `${server.serverName}${server.serverVersion ? ` ${server.serverVersion}` : ''}`, server.protocolVersion && `protocol ${server.protocolVersion}`]
+    .filter(Boolean)
+    .join(' · ');
+  if (about) lines.push(...wrapWords(sanitizeLabel(about), columns, 'muted'));
+  if (server.error) lines.push([], ...wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn'));
+  if (server.authUrl) lines.push([], [{ text: 'open in a browser to authorize:', tone: 'muted' }], ...wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], columns));
+  if (transportLabel(server) === 'stdio') {
+    lines.push([]);
+    if (server.stderr.length === 0) lines.push([{ text: 'nothing on stderr', tone: 'muted' }]);
+    else {
+      lines.push([{ text: `stderr, last ${server.stderr.length} line${server.stderr.length === 1 ? '' : 's'}`, tone: 'muted' }]);
+      for (const line of server.stderr) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
+    }
+  }
+  return lines;
+}
+
 export interface ToolDetailsProps {
+  /** The frame's title: `Tool` or `Server`. */
+  title?: string;
   lines: Line[];
   width: number;
   height: number;
@@ -36,8 +68,8 @@ export interface ToolDetailsProps {
 /** Rows of text the details frame shows at `height` (the last row holds the scroll position). */
 export const toolDetailRows = (height: number) => Math.max(1, height - FRAME_CHROME_ROWS - 1);
 
-/** A tool's description and full input schema, scrollable; opened from the sidebar. */
-export function ToolDetails({ lines, width, height, scrollTop, theme }: ToolDetailsProps) {
+/** A tool's description and full input schema, or a server's details, scrollable; opened from the sidebar. */
+export function ToolDetails({ title = 'Tool', lines, width, height, scrollTop, theme }: ToolDetailsProps) {
   const rows = toolDetailRows(height);
   const top = Math.max(0, Math.min(scrollTop, Math.max(0, lines.length - rows)));
   const shown = lines.slice(top, top + rows);
@@ -48,5 +80,5 @@ export function ToolDetails({ lines, width, height, scrollTop, theme }: ToolDeta
       tone: 'muted',
     },
   ];
-  return <BoxFrame width={width} title={[{ text: 'Tool', tone: 'bold' }]} lines={[...shown, position]} theme={theme} />;
+  return <BoxFrame width={width} title={[{ text: title, tone: 'bold' }]} lines={[...shown, position]} theme={theme} />;
 }

@@ -126,8 +126,11 @@ export interface FrameUi {
 export interface SidebarUi {
   selected?: string;
   expanded: string[];
-  /** The tool whose description and schema are open, and how far it is scrolled. */
-  detail?: { alias: string; tool: string; scrollTop: number };
+  /**
+   * The tool whose description and schema are open, and how far it is scrolled; without `tool`,
+   * the server's own details (state, error, stderr tail).
+   */
+  detail?: { alias: string; tool?: string; scrollTop: number };
   /** The connect prompt (`c`): URL, then an optional alias. */
   connect?: { step: 'url' | 'alias'; url: EditorState; alias: EditorState; error?: string };
 }
