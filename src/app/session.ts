@@ -107,11 +107,21 @@ export function createSession(options: SessionOptions): Session {
   const showHistory = (opened: OpenedHistory) => {
     for (const warning of opened.warnings) status('warn', warning);
     if (opened.resumedId === undefined) return;
-    store.getState().loadHistory(opened.messages);
-    status('info', `resumed session ${opened.resumedId} (${opened.messages.length} messages); it is sent as context, nothing in it is run again`);
-    // A crash or kill mid-answer leaves the question without its (unsaved) answer.
-    if (opened.messages.at(-1)?.role === 'user') {
-      status('warn', 'the last message has no answer (the app stopped before the answer was saved); it goes to the model again with your next message');
+    // A crash or kill mid-answer leaves the question without its (unsaved) answer: like a message
+    // that failed, it is taken back into the input rather than sent behind the next one.
+    const messages = [...opened.messages];
+    const unanswered: string[] = [];
+    while (messages.at(-1)?.role === 'user') {
+      const message = messages.pop() as Extract<Message, { role: 'user' }>;
+      opened.log?.withdraw(message.id);
+      unanswered.unshift(message.content);
+    }
+    store.getState().loadHistory(messages);
+    status('info', `resumed session ${opened.resumedId} (${messages.length} messages); it is sent as context, nothing in it is run again`);
+    if (unanswered.length > 0) {
+      const state = store.getState();
+      if (state.draft.trim().length === 0) state.setDraft(unanswered.join('\n\n'));
+      status('warn', 'the last message got no answer (the app stopped before the answer was saved); it is back in the input');
     }
   };
 

@@ -122,10 +122,10 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       }
     },
     withdraw(id) {
-      if (failed || fd === undefined) return;
+      if (failed) return;
       try {
         const record: SessionRecord = { type: 'withdrawn', id };
-        writeSync(fd, `${JSON.stringify(record)}\n`);
+        writeSync(open(), `${JSON.stringify(record)}\n`);
       } catch (error) {
         fail(error);
       }

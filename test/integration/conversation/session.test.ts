@@ -289,12 +289,15 @@ describe('the TUI session', () => {
     expect(store.getState().messages).toHaveLength(4);
   });
 
-  it('a session killed mid-answer resumes with the question, a note, and the question sent again', async () => {
+  it('a session killed mid-answer resumes with the question back in the input, said so, and sent once', async () => {
     const config = await testConfig(broker.url);
     const first = await start(config);
+    broker.enqueue(textReply('answered'));
+    first.session.submit('earlier question');
+    await first.session.idle();
     broker.enqueue(textReply('never saved', { chunkSize: 2, tokensPerSecond: 5 }));
     first.session.submit('interrupted question');
-    await until(first.store, (state) => state.items.find((item) => item.kind === 'assistant' && item.text.length > 0));
+    await until(first.store, (state) => state.items.find((item) => item.kind === 'assistant' && item.text === 'ne'));
     // What kill -9 leaves: the file as it is now (no close, no answer record).
     const dir = sessionsDir(config);
     const [file] = readdirSync(dir);
@@ -304,12 +307,20 @@ describe('the TUI session', () => {
     writeFileSync(path.join(dir, file!), snapshot);
 
     const { store, session: s } = await start(config, { continueLast: true });
-    expect(store.getState().items[0]).toMatchObject({ kind: 'user', text: 'interrupted question' });
-    expect(statusTexts(store.getState().items).join('\n')).toContain('the last message has no answer');
+    expect(store.getState().items.filter((item) => item.kind !== 'status')).toMatchObject([
+      { kind: 'user', text: 'earlier question' },
+      { kind: 'assistant', text: 'answered' },
+    ]);
+    expect(store.getState().draft).toBe('interrupted question');
+    expect(statusTexts(store.getState().items).join('\n')).toContain('the last message got no answer (the app stopped before the answer was saved); it is back in the input');
     const begin = broker.requests.length;
     broker.enqueue(textReply('answered now'));
-    s.submit('please answer');
+    s.submit(store.getState().draft);
     await s.idle();
-    expect(broker.requests[begin]!.body!.messages!.at(-1)).toEqual({ role: 'user', content: 'interrupted question\n\nplease answer' });
+    expect(broker.requests[begin]!.body!.messages!.slice(1)).toEqual([
+      { role: 'user', content: 'earlier question' },
+      { role: 'assistant', content: 'answered' },
+      { role: 'user', content: 'interrupted question' },
+    ]);
   });
 });
