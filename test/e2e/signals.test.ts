@@ -55,7 +55,7 @@ describe('a signal in the middle of an answer', () => {
     await resumed.waitFor('resumed session');
     const screen = await resumed.screen();
     expect(screen).toContain('Partial start word0');
-    expect(screen).not.toContain('the last message has no answer');
+    expect(screen).not.toContain('the last message got no answer');
     await resumed.typeSlowly('go on');
     resumed.write('\r');
     await resumed.waitFor('continued');
