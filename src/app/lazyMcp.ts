@@ -40,6 +40,8 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     reconnect: async (alias: string) => (await ready()).reconnect(alias),
     disconnect: async (alias: string) => (await ready()).disconnect(alias),
     callTool: async (alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome> => (await ready()).callTool(alias, tool, args, options),
+    // Before the manager has loaded there are no servers, so no tool whose arguments could be checked.
+    argumentProblem: (alias: string, tool: string, args: Record<string, unknown>) => manager?.argumentProblem?.(alias, tool, args),
     connectUrl: async (url: string, alias?: string) => (await ready()).connectUrl(url, alias),
     remove: async (alias: string) => (await ready()).remove(alias),
     settled: async (timeoutMs?: number) => (manager ? manager.settled(timeoutMs) : []),

@@ -32,7 +32,7 @@ export type ConversationConfig = Pick<AppConfig, 'systemPrompt' | 'context' | 'm
 
 export interface ConversationDeps {
   streamChat: StreamChat;
-  mcp: Pick<McpService, 'servers' | 'callTool'>;
+  mcp: Pick<McpService, 'servers' | 'callTool' | 'argumentProblem'>;
   buildToolIndex: (servers: readonly ServerSnapshot[]) => ToolIndex;
   policy: ApprovalPolicy;
   config: ConversationConfig;
@@ -139,7 +139,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     if (depthReached) yield { type: 'status', level: 'warn', message: DEPTH_LIMIT_STATUS };
     const limit = config.mcp.maxToolCallsPerAnswer;
     const failed = answer.finishReason === 'error' ? 'the answer failed before the call was complete' : undefined;
-    const asking = calls.map((call) => !depthReached && !failed && needsUser(call, index.byWireName.get(call.name), policy));
+    const asking = calls.map((call) => !depthReached && !failed && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp));
     const count = asking.filter(Boolean).length;
     let asked = 0;
     for (const [position, call] of calls.entries()) {

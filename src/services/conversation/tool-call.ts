@@ -11,6 +11,8 @@ import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolC
 export const DENIED_BY_USER = '[aish] tool call denied by the user';
 export const CANCELLED = '[aish] tool call cancelled by the user';
 export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
+/** The MCP service's own words for the same check (kept here so this module does not load the MCP client). */
+const ARGUMENTS_INVALID = '[aish] tool arguments invalid: ';
 
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 
@@ -32,7 +34,7 @@ export function parseArguments(raw: string): ParsedArguments {
 
 export interface CallContext {
   signal: AbortSignal;
-  mcp: Pick<McpService, 'callTool'>;
+  mcp: Pick<McpService, 'callTool' | 'argumentProblem'>;
   policy: ApprovalPolicy;
   approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   /** Set when the call must not run whatever the policy says (depth or count limit). */
@@ -76,8 +78,10 @@ export function callView(call: CompletedToolCall, entry: IndexedTool | undefined
 }
 
 /** Whether this call will need the user (for the `1 of 3` counter); mirrors the checks below. */
-export function needsUser(call: CompletedToolCall, entry: IndexedTool | undefined, policy: ApprovalPolicy): boolean {
-  if (!entry || !parseArguments(call.arguments).ok) return false;
+export function needsUser(call: CompletedToolCall, entry: IndexedTool | undefined, policy: ApprovalPolicy, mcp?: Pick<McpService, 'argumentProblem'>): boolean {
+  const parsed = parseArguments(call.arguments);
+  if (!entry || !parsed.ok) return false;
+  if (mcp?.argumentProblem?.(entry.alias, entry.tool, parsed.value)) return false;
   return policy.decide(entry.alias, entry.tool).action === 'ask';
 }
 
@@ -122,6 +126,10 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   } else if (!parsed.ok) return yield* settle({ action: 'skip', reason: 'arguments are not a JSON object' }, parsed.problem, 'skipped');
   else if (!entry) return yield* settle({ action: 'skip', reason: 'unknown tool' }, `[aish] unknown tool: ${call.name} (no connected server offers it)`, 'skipped');
   if (decision) return yield* settle(decision, denialText(decision), 'skipped');
+  // A call whose arguments do not fit the tool's schema cannot succeed: the model hears why at
+  // once, and the user is not asked to approve it.
+  const invalid = ctx.mcp.argumentProblem?.(entry!.alias, entry!.tool, (parsed as { ok: true; value: Record<string, unknown> }).value);
+  if (invalid) return yield* settle({ action: 'skip', reason: 'arguments do not fit the tool\'s input schema' }, `${ARGUMENTS_INVALID}${invalid}`, 'skipped');
 
   // From here the call is valid and known: the policy decides, or the user.
   const known = entry!;

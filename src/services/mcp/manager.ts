@@ -155,6 +155,11 @@ class McpManager implements McpManagerService {
     return this.servers();
   }
 
+  argumentProblem(alias: string, tool: string, args: Record<string, unknown>): string | undefined {
+    const info = this.sessions.get(alias)?.snapshot.tools.find((candidate) => candidate.name === tool);
+    return info ? this.calls.validator.problem(info.inputSchema, args) : undefined;
+  }
+
   async callTool(alias: string, tool: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolCallOutcome> {
     const session = this.sessions.get(alias);
     if (!session) {

@@ -86,6 +86,12 @@ export interface McpService {
   disconnect(alias: string): Promise<void>;
   /** Never rejects for tool, protocol or transport failures: they become the outcome's content. */
   callTool(alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome>;
+  /**
+   * What is wrong with these arguments for the tool's input schema, or undefined when they fit (or
+   * the tool or its schema is unknown: the server then decides). Lets a call that cannot succeed
+   * be answered without asking the user to approve it.
+   */
+  argumentProblem?(alias: string, tool: string, args: Record<string, unknown>): string | undefined;
   close(): Promise<void>;
 }
 

@@ -79,7 +79,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
     },
     deps: {
       streamChat,
-      mcp: { servers: () => options.mcp.servers(), callTool: options.callTool ?? ((...args) => options.mcp.callTool(...args)) },
+      mcp: {
+        servers: () => options.mcp.servers(),
+        callTool: options.callTool ?? ((...args) => options.mcp.callTool(...args)),
+        argumentProblem: (...args) => options.mcp.argumentProblem?.(...args),
+      },
       buildToolIndex: (servers) => buildToolIndex(servers),
       policy: options.policy ?? createApprovalPolicy(options.policyOptions ?? { autoApprove: options.config.mcp.autoApprove }),
       config: options.config,

@@ -126,7 +126,7 @@ describe('the conversation loop with the built-in server', () => {
     expect(toolMessages(result.messages)[0]!.content).toBe(DENIED_BY_USER);
   });
 
-  it('an unknown tool and unparseable arguments are answered without asking and never run', async () => {
+  it('an unknown tool, unparseable arguments and arguments that do not fit the schema are answered without asking and never run', async () => {
     const config = await testConfig(broker.url);
     mcp = await startMcp(config);
     const called: string[] = [];
@@ -135,6 +135,7 @@ describe('the conversation loop with the built-in server', () => {
         { id: 'c_unknown', name: 'nosuch__tool', arguments: {} },
         { id: 'c_bad', name: 'builtin__calculator', arguments: '{"expression": "1+' },
         { id: 'c_array', name: 'builtin__calculator', arguments: '[1,2]' },
+        { id: 'c_schema', name: 'builtin__calculator', arguments: { expression: 42 } },
       ]),
       textReply('I will stop.'),
     );
@@ -151,10 +152,12 @@ describe('the conversation loop with the built-in server', () => {
     expect(result.approvals).toEqual([]);
     expect(called).toEqual([]);
     const tools = toolMessages(result.messages);
-    expect(tools.map((message) => message.toolCallId)).toEqual(['c_unknown', 'c_bad', 'c_array']);
+    expect(tools.map((message) => message.toolCallId)).toEqual(['c_unknown', 'c_bad', 'c_array', 'c_schema']);
     expect(tools[0]!.content).toBe('[aish] unknown tool: nosuch__tool (no connected server offers it)');
     expect(tools[1]!.content).toMatch(/^\[aish\] tool arguments not parseable as JSON: /);
     expect(tools[2]!.content).toBe('[aish] tool arguments must be a JSON object, got an array');
+    expect(tools[3]!.content).toBe('[aish] tool arguments invalid: /expression must be string');
+    expect(result.events.find((event) => event.type === 'tool-decision' && event.id === 'c_schema')).toMatchObject({ decision: { action: 'skip' } });
     const raw = result.events.find((event) => event.type === 'tool-call' && event.call.id === 'c_bad');
     expect(raw).toMatchObject({ call: { rawArguments: '{"expression": "1+' } });
     expect((raw as { call: { arguments?: unknown } }).call.arguments).toBeUndefined();
