@@ -1,4 +1,4 @@
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { InputBar } from '../components/InputBar';
 import type { Theme } from '../components/theme';
 import { selectEditor, selectFocus, selectFrameWaiting, selectSomethingRuns } from '../state/selectors';
@@ -8,7 +8,7 @@ import type { EditorState } from '../state/types';
 import { commonPrefix, DEFAULT_COMMANDS, findCompletion, type CompletionSources } from './completion';
 import type { AppController } from './controller';
 import { flashHint } from './hints';
-import { applyEditorKey, editorFromText, expandText } from './input/editor';
+import { applyEditorKey, COLLAPSE_CHARS, COLLAPSE_LINES, editorFromText, expandText, insertText, lineCount } from './input/editor';
 import { KeyPriority } from './input/keyInput';
 import { MAX_PASTE_CHARS } from './input/tokenizer';
 import type { KeyEvent } from './input/keys';
@@ -39,6 +39,10 @@ export interface InputKeyDeps {
   /** The input as it was before ↑ started walking the history (chips included). */
   stash: { current: EditorState | undefined };
   cycle: { current: CompletionCycle | undefined };
+  /** The text the last history step put in the input. */
+  recalledText?: string;
+  /** The candidates Tab put in the status bar, and the text they were for. */
+  completionHint?: { hint: string; text: string };
 }
 
 function complete(deps: InputKeyDeps, editor: EditorState): void {
@@ -51,6 +55,8 @@ function complete(deps: InputKeyDeps, editor: EditorState): void {
     const next = text.slice(0, cycle.from) + cycle.candidates[index]!;
     deps.cycle.current = { ...cycle, text: next, index };
     set(next);
+    // Cycling keeps the list it cycles through on show.
+    if (deps.completionHint) deps.completionHint = { ...deps.completionHint, text: next };
     return;
   }
   const found = findCompletion(text, completionSources(store, deps.env));
@@ -70,7 +76,23 @@ function complete(deps: InputKeyDeps, editor: EditorState): void {
     deps.cycle.current = { text: next, from: found.from, candidates: found.candidates, index: 0 };
     set(next);
   }
-  flashHint(store, found.candidates.join('  '), 5000);
+  const hint = found.candidates.join('  ');
+  flashHint(store, hint, 5000);
+  deps.completionHint = { hint, text: store.getState().editor.text };
+}
+
+/** Candidates listed for another text are stale: they go as soon as the input changes. */
+function dropStaleCompletionHint(deps: InputKeyDeps): void {
+  const shown = deps.completionHint;
+  if (!shown) return;
+  const state = deps.store.getState();
+  if (state.hint !== shown.hint) {
+    deps.completionHint = undefined;
+    return;
+  }
+  if (state.editor.text === shown.text) return;
+  deps.completionHint = undefined;
+  state.setHint(undefined);
 }
 
 function submit(deps: InputKeyDeps, editor: EditorState): void {
@@ -90,24 +112,53 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
   controller.submit(text, editor.literal ? { literal: true } : undefined);
 }
 
+/**
+ * A history entry back in the input. A large one shows as a `[pasted N lines]` chip again, as it
+ * did when it was sent (and, like any paste, a leading `:` or `!` in it stays text). Going back
+ * (↑) puts the cursor on the first line, so the next ↑ moves on to the older entry: a multi-line
+ * entry is one step; going forward (↓) puts it at the end, so the next ↓ moves on to the newer one.
+ */
+export function recalledEditor(entry: string, direction: 'up' | 'down', killed: string): EditorState {
+  const large = lineCount(entry) >= COLLAPSE_LINES || entry.length > COLLAPSE_CHARS;
+  const state = large ? insertText(EMPTY_EDITOR, entry, true) : editorFromText(entry);
+  const firstLineEnd = state.text.indexOf('\n');
+  const cursor = direction === 'up' && firstLineEnd !== -1 ? firstLineEnd : state.text.length;
+  return { ...state, cursor, killed };
+}
+
 function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 'down'): boolean {
   const { store, history } = deps;
+  const show = (next: EditorState) => {
+    deps.recalledText = next.text;
+    store.getState().setEditor(next);
+  };
   if (direction === 'up') {
     if (!history.browsing) deps.stash.current = editor;
     const entry = history.previous(expandText(editor));
     if (entry === undefined) return true;
-    store.getState().setEditor({ ...editorFromText(entry), killed: editor.killed });
+    show(recalledEditor(entry, 'up', editor.killed));
     return true;
   }
   if (!history.browsing) return true;
   const entry = history.next();
   if (!history.browsing && deps.stash.current) {
-    store.getState().setEditor(deps.stash.current);
+    show(deps.stash.current);
     deps.stash.current = undefined;
     return true;
   }
-  if (entry !== undefined) store.getState().setEditor({ ...editorFromText(entry), killed: editor.killed });
+  if (entry !== undefined) show(recalledEditor(entry, 'down', editor.killed));
   return true;
+}
+
+/**
+ * The input changed by something other than walking the history (typing, Ctrl+C clearing it,
+ * sending): the walk is over, and the next ↑ starts again from the newest entry.
+ */
+function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
+  if (!deps.history.browsing || text === deps.recalledText) return;
+  deps.history.reset();
+  deps.stash.current = undefined;
+  deps.recalledText = undefined;
 }
 
 /** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
@@ -158,11 +209,17 @@ export const InputContainer = memo(function InputContainer({ width, maxRows, the
   const controller = useController();
   const env = useUiEnv();
   const editor = useAppState(selectEditor);
-  const focused = useAppState(selectFocus) === 'input';
+  // A frame or the connect prompt takes the keys while the focus stays here: no cursor then.
+  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined);
   const deps = useRef<InputKeyDeps | undefined>(undefined);
   deps.current ??= { store, controller, env, history: new HistoryCursor(env.history), stash: { current: undefined }, cycle: { current: undefined } };
   deps.current.controller = controller;
   deps.current.env = env;
   useKeys((key) => handleInputKey(deps.current!, key), KeyPriority.panel);
+  // Whatever changed the text (editing, Ctrl+C, history, sending), old candidates no longer apply.
+  useEffect(() => {
+    dropStaleCompletionHint(deps.current!);
+    endStaleHistoryWalk(deps.current!, editor.text);
+  }, [editor.text]);
   return <InputBar editor={editor} focused={focused} width={width} maxRows={maxRows} theme={theme} />;
 });

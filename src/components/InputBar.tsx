@@ -8,6 +8,7 @@ import type { Theme } from './theme';
 
 export interface InputBarProps {
   editor: EditorState;
+  /** The keys come here: draws the cursor and the focus border. */
   focused: boolean;
   width: number;
   /** Most text rows shown; the view follows the cursor. */
@@ -56,14 +57,17 @@ export const InputBar = memo(function InputBar({ editor, focused, width, maxRows
   const prompt = '› ';
   const promptColor = mode === 'shell' ? theme.warn : mode === 'command' ? theme.ok : theme.accent;
   const empty = editor.text.length === 0;
-  const { rows, cursorRow } = editorRows(editor, inputTextColumns(width), focused);
-  const { shown, first } = visibleRows(rows, cursorRow, Math.max(1, maxRows));
+  // Laid out with the cursor cell either way, so the height matches inputBarHeight; without the
+  // keys the cell is drawn plain (one cursor on screen: the frame's or the sidebar's, not this).
+  const laidOut = editorRows(editor, inputTextColumns(width), true);
+  const rows = focused ? laidOut.rows : laidOut.rows.map((row) => row.map((seg) => (seg.tone === 'cursor' ? { ...seg, tone: undefined } : seg)));
+  const { shown, first } = visibleRows(rows, laidOut.cursorRow, Math.max(1, maxRows));
   return (
     <Box width={width} flexDirection="column" borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingX={1}>
       {empty ? (
         <Text wrap="truncate-end">
           <Text color={promptColor}>{prompt}</Text>
-          {focused ? <Text inverse> </Text> : null}
+          <Text inverse={focused}> </Text>
           <Text color={theme.muted} dimColor={!theme.color}>
             {placeholder ?? 'Ask anything · :help lists commands and keys'}
           </Text>
