@@ -133,7 +133,11 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
     case 'message':
       return { messages: [...state.messages, event.message] };
     case 'done': {
-      const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' ? undefined : event.finishReason;
+      // A turn cancelled after its answer was complete (while a tool or a proposed command ran)
+      // leaves the answer as it was: the tool or command says it was cancelled.
+      const finished = lastAnswerMessageOfTurn(state.messages)?.finishReason;
+      const complete = finished === 'stop' || finished === 'tool_calls';
+      const note = event.finishReason === 'stop' || event.finishReason === 'tool_calls' || complete ? undefined : event.finishReason;
       // An error line may already have closed the answer; the note still belongs on it, so the
       // partial text reads as unfinished right away, not only after a resume.
       const answer = lastAnswerOfTurn(state.items);
@@ -176,6 +180,16 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined }),
   setModelName: (modelName) => set({ modelName }),
 });
+
+/** The newest assistant message after the last user message. */
+function lastAnswerMessageOfTurn(messages: Message[]): Extract<Message, { role: 'assistant' }> | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (!message || message.role === 'user') return undefined;
+    if (message.role === 'assistant') return message;
+  }
+  return undefined;
+}
 
 /** The newest assistant item after the last user message: the answer the `done` event ends. */
 function lastAnswerOfTurn(items: ChatItem[]): Extract<ChatItem, { kind: 'assistant' }> | undefined {

@@ -51,6 +51,27 @@ describe('chat slice', () => {
     expect(error).toMatchObject({ kind: 'status', level: 'error' });
   });
 
+  it('a turn cancelled while a proposed command runs leaves the finished answer without a note', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    const at = new Date(0).toISOString();
+    apply({ type: 'message', message: { id: 'u1', role: 'user', content: 'list files', at } });
+    apply({ type: 'text-delta', text: 'CMD: ls -la' });
+    apply({ type: 'message', message: { id: 'a1', role: 'assistant', content: 'CMD: ls -la', finishReason: 'stop', at } });
+    apply({ type: 'command-proposed', command: { id: 'x1', command: 'ls -la' } });
+    apply({ type: 'done', finishReason: 'cancelled' });
+    const answer = store.getState().items.find((item) => item.kind === 'assistant');
+    expect(answer).toMatchObject({ text: 'CMD: ls -la', streaming: false });
+    expect(answer).not.toHaveProperty('endNote');
+
+    // Cancelled in the middle of the answer itself: the note is there.
+    apply({ type: 'message', message: { id: 'u2', role: 'user', content: 'again', at } });
+    apply({ type: 'text-delta', text: 'half' });
+    apply({ type: 'message', message: { id: 'a2', role: 'assistant', content: 'half', finishReason: 'cancelled', at } });
+    apply({ type: 'done', finishReason: 'cancelled' });
+    expect(store.getState().items.filter((item) => item.kind === 'assistant').at(-1)).toMatchObject({ text: 'half', endNote: 'cancelled' });
+  });
+
   it('follows a tool call from frame to result, and a denied one stays denied', () => {
     const store = createAppStore();
     const apply = store.getState().applyConversationEvent;
