@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { describeError, formatDuration, isTimeout, isUnauthorized } from './errors';
+import { describeError, formatDuration, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
 import { flattenResult } from './flatten';
 import type { ServerSession } from './session';
 import type { CallToolOptions, ToolCallOutcome } from './types';
@@ -87,6 +87,8 @@ export async function callSessionTool(
     }
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
     if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}timed out after ${formatDuration(timeoutMs)}`);
+    // A server that cannot be reached now is shown as such, not as ready until the next connect.
+    if (isNetworkFailure(error)) session.connectionLost(describeError(error, timeoutMs));
     if (session.stoppedBecause) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${session.stoppedBecause}`));
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));

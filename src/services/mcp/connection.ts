@@ -7,6 +7,7 @@ import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
 import { limitMessageSize, sseTransport, stdioTransport, streamableTransport } from './transports';
 import type { TransportKind } from './types';
+import { describeExit, WatchedStreamableTransport } from './watched-transports';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -18,6 +19,8 @@ export interface Connection {
   transport: Transport;
   kind: TransportKind;
   close(): Promise<void>;
+  /** How a stdio server's process ended (`exited with code 3`), once it has. */
+  processEnd?: () => string;
 }
 
 export interface OpenContext {
@@ -37,6 +40,8 @@ export interface OpenContext {
   recordStatus: (status: number) => void;
   /** Why the transport stopped the server (a stdio message over the size limit). */
   onTransportProblem?: (message: string) => void;
+  /** A call's answer can no longer arrive (its stream broke and could not be resumed). */
+  onConnectionLost?: (reason: string) => void;
 }
 
 function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
@@ -68,6 +73,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
     const client = newClient(context.options, context.listChanged);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
+    if (transport instanceof WatchedStreamableTransport) transport.onResponseLost = (reason) => context.onConnectionLost?.(reason);
     context.onHttpTransport?.(transport);
     try {
       await connectClient(client, transport, context);
@@ -127,7 +133,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
     await client.close().catch(() => {});
     throw error;
   }
-  return { client, transport, kind: 'stdio', close: () => client.close() };
+  return { client, transport, kind: 'stdio', close: () => client.close(), processEnd: () => describeExit(transport.exit) };
 }
 
 /** What the sidebar shows as the server's address; credentials in a URL are never shown. */

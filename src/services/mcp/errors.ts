@@ -73,6 +73,17 @@ export function isUnauthorized(error: unknown): boolean {
   return UnauthorizedError.isInstance(error) || httpStatusOf(error) === 401;
 }
 
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The request never got an answer from the server at all (no connection, or it broke): not an HTTP or protocol error. */
+export function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (error.message === 'fetch failed' || error.message === 'terminated') return true;
+  const code = (error as NodeJS.ErrnoException).code ?? (cause as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && NETWORK_CODES.has(code);
+}
+
 /** One line describing why a connection or a call failed. */
 export function describeError(error: unknown, timeoutMs?: number): string {
   if (isTimeout(error)) {

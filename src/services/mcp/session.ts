@@ -1,5 +1,4 @@
 import { LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
-import { isStdioServer } from '../config/schema';
 import { ConnectTimeout, failureLine } from './connect-failure';
 import { describeTarget, openConnection, type Connection, type SessionSpec } from './connection';
 import { describeError, isUnauthorized, redact } from './errors';
@@ -145,6 +144,7 @@ export class ServerSession {
         onTransportProblem: (message) => {
           if (generation === this.generation) this.transportProblem = message;
         },
+        onConnectionLost: (reason) => this.connectionLost(reason, generation),
       });
       const listed = await connection.client.listTools(undefined, { timeout: timeoutMs });
       return { connection, tools: listed.tools };
@@ -174,7 +174,7 @@ export class ServerSession {
   private becomeReady(connection: Connection, tools: Tool[], elapsedMs: number, generation: number): ServerSnapshot {
     this.connection = connection;
     const client = connection.client;
-    client.onclose = () => this.onConnectionClosed(generation);
+    client.onclose = () => this.onConnectionClosed(generation, connection);
     client.onerror = () => {
       // Transport hiccups (a dropped notification stream, a retry) are not failures of the
       // session; a real failure shows up as a close or as a failed call.
@@ -220,14 +220,26 @@ export class ServerSession {
     this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
   }
 
-  private onConnectionClosed(generation: number): void {
+  private onConnectionClosed(generation: number, connection: Connection): void {
     if (generation !== this.generation || this.closed) return;
     if (this.snapshot.state !== 'ready') return;
     this.connection = undefined;
-    const last = this.stderr.lastLine();
-    const reason = this.transportProblem ?? (this.spec.kind === 'config' && isStdioServer(this.spec.config) ? 'the server process exited' : 'the connection was closed');
-    this.update({ state: 'error', error: this.redact(last ? `${reason}: ${last}` : reason), tools: [], stderr: this.stderrLines() });
+    // The exit code or signal, not the last stderr line (often a start-up banner): the stderr
+    // tail stays in the snapshot. Calls still running end with the same reason.
+    this.transportProblem ??= connection.processEnd?.() ?? 'the connection was closed';
+    this.update({ state: 'error', error: this.redact(this.transportProblem), tools: [], stderr: this.stderrLines() });
     this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+  }
+
+  /**
+   * The server is gone (a call's answer stream broke for good, a call could not reach it): the
+   * connection is closed, which ends every running call and shows the server in error.
+   */
+  connectionLost(reason: string, generation = this.generation): void {
+    const connection = this.connection;
+    if (generation !== this.generation || this.closed || this.snapshot.state !== 'ready' || !connection) return;
+    this.transportProblem ??= `the connection to the server was lost: ${reason}`;
+    void connection.close().catch(() => {});
   }
 
   private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number): ServerSnapshot {

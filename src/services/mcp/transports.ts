@@ -1,7 +1,7 @@
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { StdioServerConfig } from '../config/schema';
+import { ExitWatchingStdioTransport, WatchedStreamableTransport } from './watched-transports';
 
 /** Variables a stdio server inherits from us; everything else must be configured in its `env`. */
 export const INHERITED_ENV = ['HOME', 'LOGNAME', 'USER', 'PATH', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ'];
@@ -21,7 +21,7 @@ export function minimalEnvironment(env: NodeJS.ProcessEnv, extra: Record<string,
  * writes a line end) and reports the overflow on `onerror`. The client chains a handler set before
  * it connects, so this one passes that error on to `onOverflow`: the user learns why.
  */
-function watchOverflow(transport: StdioClientTransport, maxLineBytes: number, onOverflow: (message: string) => void): StdioClientTransport {
+function watchOverflow(transport: ExitWatchingStdioTransport, maxLineBytes: number, onOverflow: (message: string) => void): ExitWatchingStdioTransport {
   transport.onerror = (error: Error) => {
     if (/ReadBuffer exceeded/i.test(error?.message ?? '')) {
       onOverflow(`the server wrote more than ${formatBytes(maxLineBytes)} without a line end (limits.stdioMaxLineBytes); it was stopped`);
@@ -30,12 +30,12 @@ function watchOverflow(transport: StdioClientTransport, maxLineBytes: number, on
   return transport;
 }
 
-export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number, onOverflow: (message: string) => void = () => {}): StdioClientTransport {
+export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number, onOverflow: (message: string) => void = () => {}): ExitWatchingStdioTransport {
   return watchOverflow(spawnTransport(config, env, maxLineBytes), maxLineBytes, onOverflow);
 }
 
-function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): StdioClientTransport {
-  return new StdioClientTransport({
+function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): ExitWatchingStdioTransport {
+  return new ExitWatchingStdioTransport({
     command: config.command,
     args: config.args ?? [],
     env: minimalEnvironment(env, config.env),
@@ -133,12 +133,13 @@ export interface HttpTransportOptions {
   fetch?: FetchLike;
 }
 
-export function streamableTransport(options: HttpTransportOptions): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(options.url, {
+export function streamableTransport(options: HttpTransportOptions): WatchedStreamableTransport {
+  return new WatchedStreamableTransport(options.url, {
     requestInit: { headers: options.headers },
     authProvider: options.authProvider,
     fetch: guardGetStream(options.fetch ?? fetch, options.url),
-    // Streams that break are retried a little, never forever (no automatic reconnect storms).
+    // Streams that break are retried a little, never forever (no automatic reconnect storms); a
+    // call whose answer is lost with its stream then fails about 3 s later instead of at its timeout.
     reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });
 }

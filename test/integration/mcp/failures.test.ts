@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../../src/services/config/schema';
-import { MISBEHAVING, testManager, type TestManager } from '../../helpers/mcp';
+import { EVERYTHING, MISBEHAVING, testManager, type TestManager } from '../../helpers/mcp';
 
 // Servers that fail in the ways real ones do. Every call still ends in text for the model, and the
 // user sees one clear line per server.
@@ -30,16 +33,43 @@ describe('misbehaving servers', () => {
     await test.manager.connect('fragile', misbehaving());
     const outcome = await test.manager.callTool('fragile', 'crash', {});
     expect(outcome.kind).toBe('transport-error');
-    expect(outcome.content).toMatch(/^\[aish\] tool transport error: /);
+    expect(outcome.content).toBe('[aish] tool transport error: the server process exited with code 3');
     await until(() => test!.manager.servers()[0]?.state === 'error');
     const snapshot = test.manager.servers()[0]!;
-    expect(snapshot.error).toBe('the server process exited: fatal: simulated crash in the middle of a call');
+    // How it ended is the error; what it wrote last stays in the stderr tail.
+    expect(snapshot.error).toBe('the server process exited with code 3');
+    expect(snapshot.stderr).toContain('fatal: simulated crash in the middle of a call');
     expect(snapshot.tools).toEqual([]);
     // Later calls are answered at once instead of hanging.
     const later = await test.manager.callTool('fragile', 'echo', { text: 'x' });
     expect(later.content).toMatch(/^\[aish\] tool transport error: server "fragile" is not connected \(error: /);
     // Reconnecting on request works.
     expect((await test.manager.reconnect('fragile')).state).toBe('ready');
+  });
+
+  it('names the signal when a server is killed in the middle of a call, not its last stderr line', async () => {
+    test = testManager();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'aish-mcp-kill-'));
+    const pidFile = path.join(dir, 'pid');
+    try {
+      // `exec` keeps the shell's pid, so the test knows which process to kill.
+      const config: ServerConfig = { command: '/bin/sh', args: ['-c', `echo $$ > '${pidFile}'; exec '${process.execPath}' '${EVERYTHING}' stdio`] };
+      expect((await test.manager.connect('ev', config)).state).toBe('ready');
+      let progressed = 0;
+      const call = test.manager.callTool('ev', 'trigger-long-running-operation', { duration: 30, steps: 30 }, { onProgress: () => (progressed += 1) });
+      await until(() => progressed > 0, 10_000);
+      process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+      const outcome = await call;
+      expect(outcome.content).toBe('[aish] tool transport error: the server process was killed by SIGKILL');
+      await until(() => test!.manager.servers()[0]?.state === 'error');
+      const snapshot = test.manager.servers()[0]!;
+      expect(snapshot.error).toBe('the server process was killed by SIGKILL');
+      // server-everything's start-up banner is in the tail, not in the error line.
+      expect(snapshot.stderr.join('\n')).toMatch(/Starting default \(STDIO\) server/);
+      expect(test.statuses()).toContain('mcp ev: the server process was killed by SIGKILL');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('times out a call that never returns and tells the server it was cancelled', async () => {
