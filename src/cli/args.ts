@@ -97,8 +97,18 @@ export function parseCliArgs(argv: string[]): CliArgs {
       },
     });
   } catch (error) {
-    // parseArgs' messages already name the flag ("Unknown option '--frobnicate'").
-    throw new ConfigError([(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''), "Run 'aish-tui --help' for usage."]);
+    // parseArgs' messages already name the flag ("Unknown option '--frobnicate'"), except when a
+    // value starts with "-": it calls that ambiguous without saying what to do.
+    const full = (error as Error).message;
+    const message = full.split('\n')[0]!;
+    const ambiguous = /^Option '(-[^']+)' argument is ambiguous/.exec(message);
+    if (ambiguous) {
+      const given = ambiguous[1]!;
+      const long = /use '(--[\w-]+)=-XYZ'/.exec(full)?.[1] ?? given;
+      const value = argv[argv.indexOf(given) + 1] ?? '';
+      throw new ConfigError([`${given}: the value ${JSON.stringify(value)} looks like an option; write ${long}=${value} if it is the value`, "Run 'aish-tui --help' for usage."]);
+    }
+    throw new ConfigError([message.replace(/\. To specify a positional.*$/, ''), "Run 'aish-tui --help' for usage."]);
   }
   const values = parsed.values;
   const outputFormat = values['output-format'] ?? 'text';

@@ -21,7 +21,9 @@ describe('command-line parsing', () => {
     const bad: Array<[string[], RegExp]> = [
       [['--frobnicate'], /Unknown option '--frobnicate'/],
       [['--output-format', 'xml'], /--output-format: expected text, json or stream-json, got "xml"/],
-      [['--max-tool-depth', '-1'], /--max-tool-depth/],
+      [['--max-tool-depth', '-1'], /^--max-tool-depth: the value "-1" looks like an option; write --max-tool-depth=-1 if it is the value$/],
+      [['--max-tool-depth=-1'], /^--max-tool-depth: expected a whole number >= 0, got "-1"$/],
+      [['-p', '-v'], /^-p: the value "-v" looks like an option; write --print=-v if it is the value$/],
       [['--max-tool-depth', '1.5'], /--max-tool-depth: expected a whole number >= 0, got "1.5"/],
       [['--max-tool-depth', 'lots'], /--max-tool-depth/],
       [['--continue', '--resume', 'x'], /cannot be used together/],
