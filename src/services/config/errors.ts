@@ -60,6 +60,15 @@ export function formatIssues(issues: readonly Issue[], basePath: PropertyKey[] =
         lines.push(`${renderPath(path)}: expected an object with "url" or "command", got ${describeValue(input)}`);
         continue;
       }
+      // The two shapes told apart by their keys: neither or both is a mistake of its own.
+      if ('url' in input === 'command' in input) {
+        lines.push(
+          'url' in input
+            ? `${renderPath(path)}: has both "url" (an HTTP server) and "command" (a stdio server); keep one`
+            : `${renderPath(path)}: needs "url" (an HTTP server) or "command" (a stdio server)`,
+        );
+        continue;
+      }
       lines.push(...formatIssues(chosen, path));
       continue;
     }

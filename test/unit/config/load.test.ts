@@ -102,6 +102,8 @@ describe('error messages name the file, the key path and the problem', () => {
     ['negative', JSON.stringify({ mcp: { maxToolDepth: -1 } }), 'mcp.maxToolDepth: must be at least 0, got number -1'],
     ['model without baseUrl', JSON.stringify({ models: { m: { model: 'x' } } }), 'models.m.baseUrl: missing, expected string'],
     ['server shape', JSON.stringify({ mcp: { servers: { a: 'http://x' } } }), 'mcp.servers.a: expected an object with "url" or "command", got "http://x"'],
+    ['server with both', JSON.stringify({ mcp: { servers: { both: { url: 'http://x', command: 'y' } } } }), 'mcp.servers.both: has both "url" (an HTTP server) and "command" (a stdio server); keep one'],
+    ['server with neither', JSON.stringify({ mcp: { servers: { ok: {} } } }), 'mcp.servers.ok: needs "url" (an HTTP server) or "command" (a stdio server)'],
     ['stdio server', JSON.stringify({ mcp: { servers: { a: { command: 'x', args: 'y' } } } }), 'mcp.servers.a.args: expected array, got "y"'],
     ['alias with __', JSON.stringify({ mcp: { servers: { a__b: { url: 'http://x' } } } }), 'mcp.servers.a__b: alias "a__b" must not contain "__" (it separates alias and tool)'],
     ['alias with dot', JSON.stringify({ mcp: { servers: { 'a.b': { url: 'http://x' } } } }), 'alias "a.b" may only use letters, digits, "_" and "-"'],
