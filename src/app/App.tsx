@@ -2,9 +2,10 @@ import { Box } from 'ink';
 import { useEffect, useMemo, useRef } from 'react';
 import { CONNECT_PROMPT_ROWS } from '../components/ConnectPrompt';
 import { inputBarHeight } from '../components/InputBar';
+import { WAITING_ROWS } from '../components/WaitingLine';
 import { createTheme } from '../components/theme';
 import { sidebarShown } from '../state/selectors';
-import { ChatContainer, transcriptRows } from './ChatContainer';
+import { ChatContainer, selectAwaitingFirstByte, transcriptRows, WaitingContainer } from './ChatContainer';
 import { PanelBoundary } from './ErrorBoundary';
 import { useActiveFrame } from './Frames';
 import { handleChatKey, handleCoreKey, handleNavigationKey, type TranscriptGeometry } from './globalKeys';
@@ -59,7 +60,9 @@ export function App() {
   const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
   const promptHeight = connectOpen ? CONNECT_PROMPT_ROWS : 0;
   const showDetail = detailOpen && frame.height === 0;
-  const chatHeight = Math.max(1, mainHeight - frame.height - promptHeight);
+  const awaiting = useAppState(selectAwaitingFirstByte) && !showDetail && frame.height === 0;
+  const waitingHeight = awaiting && mainHeight - promptHeight > WAITING_ROWS + MIN_TRANSCRIPT_ROWS ? WAITING_ROWS : 0;
+  const chatHeight = Math.max(1, mainHeight - frame.height - promptHeight - waitingHeight);
 
   const geometry = useRef<TranscriptGeometry>({ columns, height: chatHeight, totalRows: () => 0 });
   geometry.current.columns = columns;
@@ -86,6 +89,7 @@ export function App() {
               <PanelBoundary name="the transcript">
                 <ChatContainer width={chatWidth} height={chatHeight} theme={theme} />
               </PanelBoundary>
+              {waitingHeight > 0 ? <WaitingContainer width={chatWidth} theme={theme} /> : null}
               <PanelBoundary name="the frame">{frame.node}</PanelBoundary>
             </>
           )}

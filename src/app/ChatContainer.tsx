@@ -1,8 +1,10 @@
 import { Box } from 'ink';
-import { memo, useCallback, useLayoutEffect, useMemo } from 'react';
-import { ChatView, measureTranscript } from '../components/chat/index';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { ChatView, measureTranscript, TICK_MS } from '../components/chat/index';
+import { WaitingLine } from '../components/WaitingLine';
 import type { Theme } from '../components/theme';
 import { selectExpandedIds, selectFocus, selectItems, selectReasoningCollapsed, selectScrollOffset } from '../state/selectors';
+import type { AppState } from '../state/store';
 import type { ChatItem } from '../state/types';
 import { useAppState, useAppStoreApi, useUiEnv } from './StoreContext';
 import type { TranscriptLayer } from './transcriptLayer';
@@ -70,3 +72,20 @@ function ChatViewContainer({ width, height, theme }: ChatContainerProps) {
     />
   );
 }
+
+/** The model has been asked and has not answered yet (no byte of the answer so far). */
+export const selectAwaitingFirstByte = (state: AppState) => state.brokerState === 'waiting';
+
+/**
+ * The waiting line under the transcript, with its own clock: only this re-renders while it ticks.
+ * The layout gives it WAITING_ROWS while selectAwaitingFirstByte holds.
+ */
+export const WaitingContainer = memo(function WaitingContainer({ width, theme }: { width: number; theme: Theme }) {
+  const [since] = useState(() => Date.now());
+  const [now, setNow] = useState(since);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return <WaitingLine elapsedMs={now - since} now={now} width={width} theme={theme} />;
+});

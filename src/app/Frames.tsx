@@ -4,7 +4,7 @@ import { innerWidth } from '../components/BoxFrame';
 import { CommandFrame, commandParts, layoutCommand } from '../components/CommandFrame';
 import type { FrameParts } from '../components/frameLayout';
 import type { Theme } from '../components/theme';
-import { selectApprovalCount, selectApprovalHead, selectCommandCount, selectCommandHead, selectFrameUi } from '../state/selectors';
+import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectFrameUi } from '../state/selectors';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
 import { APPROVAL_DELAY_MS, frameKey, isArmed, newFrameUi, type FrameKeyContext, type FrameKind } from './frameKeys';
@@ -54,7 +54,8 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const approval = useAppState(selectApprovalHead);
   const approvalCount = useAppState(selectApprovalCount);
   const command = useAppState(selectCommandHead);
-  const commandCount = useAppState(selectCommandCount);
+  const commandPosition = useAppState(selectCommandPosition);
+  const commandTotal = useAppState(selectCommandTotal);
   const frameUi = useAppState(selectFrameUi);
   const shown = useRef<ShownFrame | undefined>(undefined);
   const [, setTick] = useState(0);
@@ -103,7 +104,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       const position = request.count >= approvalCount ? request.position : 1;
       node = <ApprovalFrame call={call} position={position} count={count} width={width} layout={layout} theme={theme} />;
     } else {
-      node = <CommandFrame position={1} count={commandCount} width={width} layout={layout} theme={theme} />;
+      node = <CommandFrame position={commandPosition} count={commandTotal} width={width} layout={layout} theme={theme} />;
     }
   } else {
     shown.current = undefined;

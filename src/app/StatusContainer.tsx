@@ -4,6 +4,7 @@ import type { Theme } from '../components/theme';
 import {
   selectBrokerState,
   selectFocus,
+  selectFrameWaiting,
   selectHint,
   selectModelName,
   selectServerCounts,
@@ -34,6 +35,7 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
   const busy = useAppState(selectSomethingRuns);
   const tokensPerSecond = useAppState(selectTokensPerSecond);
   const usage = useAppState(selectUsage);
+  const awaitingUser = useAppState(selectFrameWaiting);
   useAppState(selectFocus);
   return (
     <StatusBar
@@ -46,6 +48,7 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
       theme={theme}
       tokensPerSecond={tokensPerSecond}
       usage={usage}
+      awaitingUser={awaitingUser}
     />
   );
 });

@@ -16,7 +16,11 @@ export interface StatusBarProps {
   theme: Theme;
   tokensPerSecond?: number;
   usage?: Usage;
+  /** A tool call or command waits for the user's answer: said instead of the broker's state. */
+  awaitingUser?: boolean;
 }
+
+export const AWAITING_USER_LABEL = 'waiting for you';
 
 export function formatCount(value: number): string {
   if (value < 1000) return String(value);
@@ -46,15 +50,16 @@ const STATE_TONE: Record<BrokerState, 'muted' | 'accent' | 'error'> = {
 };
 
 /** One row: model, broker state, speed and usage, MCP servers; then the hint or the keys. */
-export const StatusBar = memo(function StatusBar({ modelName, brokerState, serverCounts, hint, keys, width, theme, tokensPerSecond, usage }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ modelName, brokerState, serverCounts, hint, keys, width, theme, tokensPerSecond, usage, awaitingUser = false }: StatusBarProps) {
   const model = sanitizeLabel(modelName) || 'no model';
   const stats = usageText(tokensPerSecond, usage);
-  const left = `${model} · ${brokerState}${stats ? ` · ${stats}` : ''} · mcp ${serverCounts}`;
+  const stateLabel = awaitingUser ? AWAITING_USER_LABEL : brokerState;
+  const left = `${model} · ${stateLabel}${stats ? ` · ${stats}` : ''} · mcp ${serverCounts}`;
   const leftShown = truncate(left, width);
   const room = width - textWidth(leftShown) - 2;
   const right = hint ? sanitizeLabel(hint) : keys;
   const rightShown = room >= 8 ? truncate(right, room) : '';
-  const stateColor = STATE_TONE[brokerState] === 'error' ? theme.error : STATE_TONE[brokerState] === 'accent' ? theme.accent : theme.muted;
+  const stateColor = awaitingUser ? theme.warn : STATE_TONE[brokerState] === 'error' ? theme.error : STATE_TONE[brokerState] === 'accent' ? theme.accent : theme.muted;
   const whole = leftShown === left;
   return (
     <Box width={width} justifyContent="space-between">
@@ -64,8 +69,10 @@ export const StatusBar = memo(function StatusBar({ modelName, brokerState, serve
             {model}
           </Text>
           <Text color={theme.muted}> · </Text>
-          <Text color={stateColor}>{brokerState}</Text>
-          <Text color={theme.muted}>{left.slice(model.length + 3 + brokerState.length)}</Text>
+          <Text color={stateColor} bold={awaitingUser}>
+            {stateLabel}
+          </Text>
+          <Text color={theme.muted}>{left.slice(model.length + 3 + stateLabel.length)}</Text>
         </Text>
       ) : (
         <Text color={theme.muted} wrap="truncate-end">

@@ -1,5 +1,6 @@
 import type { AppState } from './store';
 import type { ServerSnapshot } from '../services/mcp/types';
+import { extractCommands } from '../services/shell/extract';
 
 // Named selectors: components subscribe to exactly the slice they draw, so a streaming delta
 // re-renders the transcript, not the sidebar or the input bar.
@@ -77,3 +78,30 @@ export const selectSomethingRuns = (state: AppState): boolean => {
   }
   return false;
 };
+
+/**
+ * The head command's place among the commands its answer proposed; undefined when no command
+ * waits. The commands are asked one at a time, so the count comes from the answer's `CMD:` lines.
+ */
+export function commandPlace(state: AppState): { position: number; count: number } | undefined {
+  const head = state.commands[0];
+  if (!head) return undefined;
+  const items = state.items;
+  let index = items.length - 1;
+  while (index >= 0 && !(items[index]!.kind === 'command' && items[index]!.id === head.command.id)) index--;
+  if (index < 0) return { position: 1, count: state.commands.length };
+  let position = 1;
+  let cursor = index - 1;
+  for (; cursor >= 0; cursor--) {
+    const item = items[cursor]!;
+    if (item.kind === 'command') position++;
+    else if (item.kind !== 'status') break;
+  }
+  const answer = items[cursor];
+  const proposed = answer?.kind === 'assistant' ? extractCommands(answer.text).length : 0;
+  return { position, count: Math.max(position + state.commands.length - 1, proposed) };
+}
+
+/** Numbers, so the frame re-renders only when the place changes. */
+export const selectCommandPosition = (state: AppState) => commandPlace(state)?.position ?? 1;
+export const selectCommandTotal = (state: AppState) => commandPlace(state)?.count ?? state.commands.length;

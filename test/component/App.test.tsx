@@ -40,7 +40,7 @@ describe('status bar', () => {
     h = renderApp({ columns: 140 });
     expect(h.screen()).toContain('Enter send · Ctrl+J newline · Tab focus · Ctrl+D quit');
     await h.type('\t');
-    expect(h.screen()).toContain('↑↓ select · Enter open · r reconnect · d disconnect · c connect · Tab focus');
+    expect(h.screen()).toContain('↑↓ select · Enter open · i info · r reconnect · d disconnect · c connect · Tab focus');
     await h.type('\t');
     expect(h.screen()).toContain('↑↓ scroll · Home/End · r reasoning · x expand · Tab focus');
     h.store.getState().setHint('something to know');
@@ -183,7 +183,7 @@ describe('looks', () => {
       await h.type('\x1b[B');
       expect(h.rawScreen()).not.toMatch(COLOUR);
       // The selected server is drawn inverse.
-      expect(h.rawScreen()).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*a/);
+      expect(h.rawScreen()).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*› ● a/);
     } finally {
       vi.unstubAllEnvs();
     }
