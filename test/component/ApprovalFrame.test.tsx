@@ -7,6 +7,7 @@ vi.hoisted(() => {
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
 import { makeKey } from '../../src/app/input/keys';
 import type { ApprovalAnswer, ToolCallView } from '../../src/services/conversation/types';
+import { askApproval } from './frames';
 import { renderApp, type Harness } from './render';
 
 const echo = (fields: Partial<ToolCallView> = {}): ToolCallView => ({
@@ -30,17 +31,7 @@ afterEach(() => {
 });
 
 /** Queues a frame and returns a probe of its answer. */
-async function ask(call: ToolCallView, position = 1, count = 1) {
-  const probe: { answer?: ApprovalAnswer } = {};
-  void h.store
-    .getState()
-    .requestApproval({ call, position, count })
-    .then((answer) => {
-      probe.answer = answer;
-    });
-  await h.settle();
-  return probe;
-}
+const ask = (call: ToolCallView, position = 1, count = 1) => askApproval(h, call, position, count);
 
 async function pastDelay() {
   await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);

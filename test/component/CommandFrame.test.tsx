@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
-import type { CommandAnswer } from '../../src/services/conversation/types';
+import { proposeCommand } from './frames';
 import { renderApp, type Harness } from './render';
 
 let h: Harness;
@@ -12,17 +12,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function propose(command: string, id = 'cmd-1') {
-  const probe: { answer?: CommandAnswer } = {};
-  void h.store
-    .getState()
-    .requestCommand({ id, command })
-    .then((answer) => {
-      probe.answer = answer;
-    });
-  await h.settle();
-  return probe;
-}
+const propose = (command: string, id = 'cmd-1') => proposeCommand(h, command, id);
 
 const pastDelay = () => vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
 

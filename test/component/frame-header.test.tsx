@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
-import type { ApprovalAnswer, CommandAnswer, ToolCallView } from '../../src/services/conversation/types';
+import type { ToolCallView } from '../../src/services/conversation/types';
+import { askApproval, proposeCommand } from './frames';
 import { renderApp, type Harness } from './render';
 
 // What is approved must stay in view: the frame's header is pinned, only the arguments scroll.
@@ -29,14 +30,7 @@ afterEach(() => {
 });
 
 async function ask(view: ToolCallView) {
-  const probe: { answer?: ApprovalAnswer } = {};
-  void h.store
-    .getState()
-    .requestApproval({ call: view, position: 1, count: 1 })
-    .then((answer) => {
-      probe.answer = answer;
-    });
-  await h.settle();
+  const probe = await askApproval(h, view);
   await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
   return probe;
 }
@@ -98,14 +92,7 @@ describe('command frame: the counter counts the command lines only', () => {
   it('a long command scrolls under its pinned note, and can be run at the end', async () => {
     h = renderApp({ columns: 80, rows: 24 });
     const command = Array.from({ length: 30 }, (_, index) => `echo step ${index + 1}`).join('\n');
-    const probe: { answer?: CommandAnswer } = {};
-    void h.store
-      .getState()
-      .requestCommand({ id: 'cmd-1', command })
-      .then((answer) => {
-        probe.answer = answer;
-      });
-    await h.settle();
+    const probe = await proposeCommand(h, command);
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
     const lines = h.screen().split('\n');
     const top = lines.findIndex((line) => line.startsWith('╭─ Run this command?'));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
-import type { CommandAnswer } from '../../src/services/conversation/types';
+import { proposeCommand } from './frames';
 import { renderApp, type Harness } from './render';
 
 let h: Harness;
@@ -13,17 +13,9 @@ afterEach(() => {
 });
 
 /** What the conversation loop does for each proposed command: the item, then the question. */
-async function propose(id: string, command: string) {
-  const probe: { answer?: CommandAnswer } = {};
+function propose(id: string, command: string) {
   h.store.getState().applyConversationEvent({ type: 'command-proposed', command: { id, command } });
-  void h.store
-    .getState()
-    .requestCommand({ id, command })
-    .then((answer) => {
-      probe.answer = answer;
-    });
-  await h.settle();
-  return probe;
+  return proposeCommand(h, command, id);
 }
 
 describe('command frames in a row', () => {
