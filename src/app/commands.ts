@@ -5,9 +5,11 @@ import { describeModels } from '../services/broker/models';
 import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
-import { describeServers, describeTool, describeTools } from '../services/mcp/describe';
+import { resolveConnectRequest } from '../services/mcp/connect-request';
+import { describeServers, describeTool, describeTools, toolNotFound } from '../services/mcp/describe';
+import { findTool } from '../services/tools/names';
 import { McpInputError } from '../services/mcp/input-error';
-import type { McpManagerService } from '../services/mcp/types';
+import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
 import type { AppStore } from '../state/store';
 import { formatKeymap } from './keymap';
 
@@ -127,6 +129,16 @@ function modelLines(host: CommandHost): string[] {
   ];
 }
 
+/**
+ * The end of a connect. A failure is not repeated here: the server's own status event has
+ * already said why (the same line the sidebar shows), in the TUI and headless alike.
+ */
+function reportConnect(snapshot: ServerSnapshot, out: (lines: string[], level?: 'info' | 'warn' | 'error') => void): void {
+  if (snapshot.state === 'error') return;
+  if (snapshot.state === 'ready') return out([`mcp ${snapshot.alias}: ready, ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'}`]);
+  out([`mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}${snapshot.authUrl ? ` (authorize at ${snapshot.authUrl})` : ''}`], snapshot.state === 'needs-auth' ? 'warn' : 'info');
+}
+
 async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
   const [sub, ...rest] = words;
   const out = (lines: string[], level: 'info' | 'warn' | 'error' = 'info') => showOutput(host.store, lines, level);
@@ -141,16 +153,25 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         if (rest[0] && servers.length === 0) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
         return out(describeTools(servers, { inputSchemaBytes: host.config.limits.inputSchemaBytes, inputSchemaDepth: host.config.limits.inputSchemaDepth }));
       }
-      case 'tool':
+      case 'tool': {
         if (!rest[0]) return out(['usage: :mcp tool <alias__tool>'], 'error');
-        return out(describeTool(host.mcp.servers(), rest[0]));
+        const servers = host.mcp.servers();
+        if (!findTool(servers, rest[0])) return out([toolNotFound(servers, rest[0])], 'error');
+        return out(describeTool(servers, rest[0]));
+      }
       case 'connect': {
         const [url, alias] = rest;
         if (!url) return out(['usage: :mcp connect <url> [alias]'], 'error');
-        out([`mcp: connecting ${url}${alias ? ` as ${alias}` : ''}…`]);
+        if (rest.length > 2) return out([`unexpected argument ${JSON.stringify(rest[2])}`, 'usage: :mcp connect <url> [alias]'], 'error');
+        // A bad URL or an alias in use is said at once; only what will really be tried is announced.
+        const servers = new Map(host.mcp.servers().map((server) => [server.alias, server]));
+        const request = resolveConnectRequest(url, alias, (candidate) => {
+          const known = servers.get(candidate);
+          return known && { state: known.state, url: known.target };
+        });
+        out([`mcp: connecting ${url} as ${request.alias}…`]);
         const snapshot = await host.mcp.connectUrl(url, alias);
-        if (snapshot.state === 'ready') return out([`mcp ${snapshot.alias}: ready, ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'}`]);
-        return out([`mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}${snapshot.authUrl ? ` (authorize at ${snapshot.authUrl})` : ''}`], snapshot.state === 'needs-auth' ? 'warn' : 'error');
+        return reportConnect(snapshot, out);
       }
       case 'disconnect':
         if (!rest[0]) return out(['usage: :mcp disconnect <alias>'], 'error');
@@ -159,7 +180,7 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
       case 'reconnect': {
         if (!rest[0]) return out(['usage: :mcp reconnect <alias>'], 'error');
         const snapshot = await host.mcp.reconnect(rest[0]);
-        return out([`mcp ${snapshot.alias}: ${snapshot.state}${snapshot.state === 'ready' ? `, ${snapshot.tools.length} tools` : snapshot.error ? `: ${snapshot.error}` : ''}`], snapshot.state === 'ready' ? 'info' : 'error');
+        return reportConnect(snapshot, out);
       }
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');

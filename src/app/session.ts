@@ -289,7 +289,8 @@ export function createSession(options: SessionOptions): Session {
     connectServer(url, alias) {
       void report(
         mcp.connectUrl(url, alias).then((snapshot) => {
-          if (snapshot.state !== 'ready') status(snapshot.state === 'needs-auth' ? 'warn' : 'error', `mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}`);
+          // A failure is reported by the server's own status event; waiting for authorization is not.
+          if (snapshot.state === 'needs-auth') status('warn', `mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}`);
         }),
         'mcp connect',
       );

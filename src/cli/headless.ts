@@ -103,8 +103,9 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     // Tools are part of the first request, so the servers get their chance to connect first.
     mcp.connectAll(config.mcp.servers);
     const servers = await mcp.settled();
+    // A server in error has said so through its own status event; one waiting for the browser has not.
     for (const server of servers) {
-      if (server.state === 'error' || server.state === 'needs-auth') note(`mcp ${server.alias}: ${server.state}${server.error ? `: ${server.error}` : ''}`);
+      if (server.state === 'needs-auth') note(`mcp ${server.alias}: ${server.state}${server.error ? `: ${server.error}` : ''}`);
     }
 
     for await (const event of runConversation({

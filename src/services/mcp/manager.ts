@@ -1,4 +1,4 @@
-import { aliasProblem, httpServerSchema, type ServerConfig } from '../config/schema';
+import { aliasProblem, type ServerConfig } from '../config/schema';
 import { BUILTIN_ALIAS } from '../builtin/index';
 import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
@@ -6,34 +6,10 @@ import { ServerSession } from './session';
 import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from './types';
 import { McpInputError } from './input-error';
 import { ArgumentValidator } from './validate';
+import { resolveConnectRequest } from './connect-request';
 
 export { McpInputError };
-
-const GENERIC_LABELS = new Set(['www', 'mcp', 'api', 'app']);
-
-/**
- * An alias from a URL's host name (seed §7): `boltzmann.fritz.box` -> `boltzmann`,
- * `mcp.example.com` -> `example`; addresses and localhost keep their port: `127.0.0.1:8931` ->
- * `127-0-0-1-8931`. The result always satisfies the alias rules.
- */
-export function aliasFromUrl(url: URL): string {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const isAddress = /^[\d.]+$/.test(host) || host.includes(':') || host === 'localhost';
-  let base: string;
-  if (isAddress) {
-    base = url.port ? `${host}-${url.port}` : host;
-  } else {
-    const labels = host.split('.').filter(Boolean);
-    base = labels.find((label, index) => !GENERIC_LABELS.has(label.toLowerCase()) || index === labels.length - 1) ?? host;
-  }
-  const cleaned = base
-    .replace(/[^A-Za-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 28)
-    .replace(/-$/, '');
-  return cleaned || 'server';
-}
+export { aliasFromUrl } from './connect-request';
 
 class McpManager implements McpManagerService {
   private readonly options: ResolvedMcpOptions;
@@ -82,30 +58,13 @@ class McpManager implements McpManagerService {
   }
 
   async connectUrl(url: string, alias?: string): Promise<ServerSnapshot> {
-    const parsed = httpServerSchema.safeParse({ url });
-    if (!parsed.success) throw new McpInputError(`not an http(s) URL: ${JSON.stringify(url)}`);
-    let chosen = alias;
-    if (chosen !== undefined) {
-      const problem = aliasProblem(chosen);
-      if (problem) throw new McpInputError(problem);
-      const existing = this.sessions.get(chosen);
-      if (existing && (existing.snapshot.state === 'ready' || existing.snapshot.state === 'connecting')) {
-        throw new McpInputError(`alias ${JSON.stringify(chosen)} is already in use (disconnect it first or pick another alias)`);
-      }
-    } else {
-      const base = aliasFromUrl(new URL(url));
-      chosen = base;
-      for (let n = 2; this.isTaken(chosen, url); n += 1) chosen = `${base}-${n}`;
-    }
-    return this.connect(chosen, parsed.data);
-  }
-
-  private isTaken(alias: string, url: string): boolean {
-    const existing = this.sessions.get(alias);
-    if (!existing) return alias === BUILTIN_ALIAS;
-    const config = existing.config;
-    // Connecting the same URL again under its own alias is a reconnect, not a clash.
-    return !(config && 'url' in config && config.url === url);
+    const request = resolveConnectRequest(url, alias, (candidate) => {
+      const existing = this.sessions.get(candidate);
+      if (!existing) return undefined;
+      const config = existing.config;
+      return { state: existing.snapshot.state, ...(config && 'url' in config ? { url: config.url } : {}) };
+    });
+    return this.connect(request.alias, request.config);
   }
 
   connectAll(servers: Record<string, ServerConfig>): void {
@@ -167,7 +126,7 @@ class McpManager implements McpManagerService {
     }
     try {
       const result = await callSessionTool(session, tool, args, options, this.calls);
-      for (const notice of result.notices ?? []) this.emit({ type: 'status', alias, level: 'info', message: notice });
+      // Notices go back with the outcome: whoever made the call shows them, once.
       return result;
     } catch (error) {
       // callSessionTool does not throw; this only guards the promise that a call is always answered.

@@ -88,6 +88,8 @@ describe.each(transports)('server-everything over $name', ({ transport, start })
     expect(first.notices?.[0]).toMatch(/image\/png/);
     const second = await test.manager.callTool('everything', 'get-tiny-image', {});
     expect(second.notices).toBeUndefined();
+    // The caller shows the notice; the manager does not announce it a second time.
+    expect(test.statuses().filter((line) => line.includes('placeholder'))).toEqual([]);
   });
 
   it('cancels a running call when the signal aborts', async () => {

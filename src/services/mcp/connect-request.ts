@@ -1,0 +1,74 @@
+import { aliasProblem, httpServerSchema, type HttpServerConfig } from '../config/schema';
+import { McpInputError } from './input-error';
+import type { ServerState } from './types';
+
+// `:mcp connect <url> [alias]` is checked before anything is announced or tried. This module stays
+// light (no MCP client) so the meta commands can use it before the MCP code has loaded.
+
+const GENERIC_LABELS = new Set(['www', 'mcp', 'api', 'app']);
+
+/** Aliases a URL's host name must not turn into (the built-in server's). */
+export const RESERVED_ALIASES: readonly string[] = ['builtin'];
+
+/**
+ * An alias from a URL's host name (seed §7): `boltzmann.fritz.box` -> `boltzmann`,
+ * `mcp.example.com` -> `example`; addresses and localhost keep their port: `127.0.0.1:8931` ->
+ * `127-0-0-1-8931`. The result always satisfies the alias rules.
+ */
+export function aliasFromUrl(url: URL): string {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const isAddress = /^[\d.]+$/.test(host) || host.includes(':') || host === 'localhost';
+  let base: string;
+  if (isAddress) {
+    base = url.port ? `${host}-${url.port}` : host;
+  } else {
+    const labels = host.split('.').filter(Boolean);
+    base = labels.find((label, index) => !GENERIC_LABELS.has(label.toLowerCase()) || index === labels.length - 1) ?? host;
+  }
+  const cleaned = base
+    .replace(/[^A-Za-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 28)
+    .replace(/-$/, '');
+  return cleaned || 'server';
+}
+
+/** What is known about a server already listed under an alias. */
+export interface KnownServer {
+  state: ServerState;
+  /** Its URL, for HTTP servers. */
+  url?: string;
+}
+
+export interface ConnectRequest {
+  alias: string;
+  config: HttpServerConfig;
+}
+
+/**
+ * The alias and config a `:mcp connect` will use, or McpInputError (one line) for a bad URL, a bad
+ * alias or an alias in use. Without an alias one comes from the host name, with -2, -3, ... when
+ * taken; the same URL under its own alias is a reconnect, not a clash.
+ */
+export function resolveConnectRequest(url: string, alias: string | undefined, known: (alias: string) => KnownServer | undefined): ConnectRequest {
+  const parsed = httpServerSchema.safeParse({ url });
+  if (!parsed.success) throw new McpInputError(`not an http(s) URL: ${JSON.stringify(url)}`);
+  if (alias !== undefined) {
+    const problem = aliasProblem(alias);
+    if (problem) throw new McpInputError(problem);
+    const existing = known(alias);
+    if (existing && (existing.state === 'ready' || existing.state === 'connecting')) {
+      throw new McpInputError(`alias ${JSON.stringify(alias)} is already in use (disconnect it first or pick another alias)`);
+    }
+    return { alias, config: parsed.data };
+  }
+  const taken = (candidate: string) => {
+    const existing = known(candidate);
+    return existing ? existing.url !== url : RESERVED_ALIASES.includes(candidate);
+  };
+  const base = aliasFromUrl(new URL(url));
+  let chosen = base;
+  for (let n = 2; taken(chosen); n += 1) chosen = `${base}-${n}`;
+  return { alias: chosen, config: parsed.data };
+}
