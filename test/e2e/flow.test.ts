@@ -131,18 +131,15 @@ describe('end to end: sidebar, paste, resize, cancel', () => {
     await term.waitFor('↑↓ select');
     // builtin first, then everything (config order after the built-in server).
     const screen = await term.screen();
+    // Focusing the sidebar puts the cursor on the first server.
     const everythingFirst = screen.indexOf('everything') < screen.indexOf('builtin');
-    term.write(keys.down);
-    if (!everythingFirst) {
-      await sleep(50);
-      term.write(keys.down);
-    }
-    await term.waitFor(/▸● everything/);
+    if (!everythingFirst) term.write(keys.down);
+    await term.waitFor(/›▸● everything/);
     term.write(keys.enter);
     await term.waitFor('├ echo');
     // Walk down to `echo` (the first tool of server-everything).
     term.write(keys.down);
-    await term.waitFor(/▸ ├ echo/);
+    await term.waitFor(/› {2}├ echo/);
     term.write(keys.enter);
     const details = await term.waitFor('input schema');
     expect(details).toContain('everything__echo');

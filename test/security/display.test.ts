@@ -131,13 +131,13 @@ describe('hostile text from the model and from an MCP server never reaches the t
 
       // 4. The sidebar: the hostile tool name, then echo's title, description and input schema.
       term.write(keys.tab);
-      if (!/▸● hostile/.test(await waitForSettled(term, '↑↓ select'))) term.write(keys.down);
-      await term.waitFor(/▸● hostile/);
+      if (!/›▸● hostile/.test(await waitForSettled(term, '↑↓ select'))) term.write(keys.down);
+      await term.waitFor(/›▸● hostile/);
       term.write(keys.enter);
       screen = await waitForSettled(term, '├ echo');
       expect(screen).toContain('evil\\x1b[2J<U+202E>name');
       term.write(keys.down);
-      await term.waitFor(/▸ ├ echo/);
+      await term.waitFor(/› {2}├ echo/);
       term.write(keys.enter);
       screen = await waitForSettled(term, 'input schema');
       expect(screen).toContain('Echo \\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07clip');
@@ -159,7 +159,7 @@ describe('hostile text from the model and from an MCP server never reaches the t
       await ask(term, 'please crash');
       screen = await waitForSettled(term, /✗ hostile/, 15_000);
       // The sidebar shows the server's last stderr lines under its error.
-      await term.waitFor(/│ {3}fatal \\x1b\]52;c;/, 5_000);
+      await term.waitFor(/│ {5}fatal \\x1b\]52;c;/, 5_000);
       await term.waitFor(/idle/);
       if (process.env.SEC_DEBUG) console.log(await term.screen());
 
