@@ -47,7 +47,7 @@ describe('faults of MCP servers', () => {
 
     await ask(term, 'crash now');
     screen = await waitForSettled(term, 'model saw: [aish] tool transport error', 15_000);
-    expect(screen).toMatch(/mcp hostile: the server process exited: fatal plain/);
+    expect(screen).toMatch(/mcp hostile: the server process exited with code 3/);
     expect(screen).toMatch(/✗ hostile/);
 
     await ask(term, 'hang now');
