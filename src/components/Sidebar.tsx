@@ -201,7 +201,9 @@ function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: num
 export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] } }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
-  const selectedId = effectiveSelection(sidebarRows(servers, ui.expanded), ui.selected);
+  // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
+  const rows = sidebarRows(servers, ui.expanded);
+  const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
   const drawn = drawRows(servers, ui, selectedId, columns, focused);
   const listRows = Math.max(1, height - 3);
   const shown = windowAround(drawn, selectedId, listRows);

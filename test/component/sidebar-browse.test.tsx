@@ -70,8 +70,15 @@ describe('sidebar: the cursor', () => {
     expect(h.screen()).toMatch(/›  └ echo/);
   });
 
-  it('an unfocused sidebar draws no inverse row', async () => {
+  it('an unfocused sidebar draws no inverse row, and no cursor until one was chosen', async () => {
     await withServers();
+    expect(h.rawScreen()).not.toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*›/);
+    expect(h.screen()).not.toContain('›▸● tools');
+    await h.type('\t');
+    await h.type('\x1b[B');
+    await h.type('\t');
+    expect(h.store.getState().focus).toBe('chat');
+    expect(h.screen()).toMatch(/› ✗ nowhere/);
     expect(h.rawScreen()).not.toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*›/);
   });
 });
