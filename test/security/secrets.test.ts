@@ -5,7 +5,7 @@ import { errorReply, isToolResultTurn, lastUserText, textReply, toolCallReply, t
 import { startHttpMcpServer, type HttpMcpServer } from '../faults/fixtures/http-mcp-server';
 import { ask, directoriesWithModes, filesWithModes, hostileServer, prepareHome, stateDir } from './helpers/app';
 import { runHeadless } from './helpers/headless';
-import { TerminalSession } from '../helpers/terminal';
+import { keys, TerminalSession } from '../helpers/terminal';
 
 // DESIGN.md §5.6: API keys and bearer tokens never appear on screen, in the session log, in error
 // messages or in --json / stream-json output, even when every server echoes them back: the model
@@ -75,8 +75,15 @@ describe('secrets never leak, even when servers echo them', () => {
     await term.waitFor(/tool said: echo: hi/, 15_000);
     await ask(term, 'use stdio');
     await term.waitFor(/tool said: result plain/, 15_000);
-    await ask(term, 'now fail');
+    // A failed message comes back into the input (at once, for a 401), so not `ask`, which waits
+    // for the input to empty; it is cleared before the next one.
+    await term.typeSlowly('now fail');
+    term.write(keys.enter);
     await term.waitFor(/HTTP 401: Incorrect API key provided/);
+    await term.waitFor(/no answer: your message is back in the input/);
+    await term.waitFor(/│ ›\s+now fail/);
+    term.write(keys.ctrl('u'));
+    await term.waitFor((screen) => !/│ ›\s+now fail/.test(screen));
     await ask(term, ':mcp tools');
     await term.waitFor(/web__echo\s+Echo the text back/);
     await ask(term, ':model');
