@@ -85,4 +85,32 @@ describe('tool identity (built binary, two real servers)', () => {
     expect(run.stderr).toMatch(/a__x\.y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
     expect(run.stderr).toMatch(/a__x_y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
   }, 30_000);
+
+  it('a tool whose name was cleaned or shortened for the model runs as itself, on its own server', async () => {
+    const home = prepareHome({ broker });
+    const log = path.join(home, 'a.jsonl');
+    const long = `${'x'.repeat(70)}_tool`;
+    prepareHome({ broker, home, servers: { a: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: log, HOSTILE_EXTRA: `read.file,${long}` }) } });
+    let offered: string[] = [];
+    broker.route((request) => {
+      if (isToolResultTurn(request)) return textReply('done');
+      offered = ((request.body?.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+      // The model calls what it was offered: the wire names, not the servers' own names.
+      const cleaned = offered.find((name) => name.startsWith('a__read'))!;
+      const shortened = offered.find((name) => name.startsWith('a__xxxx'))!;
+      return toolCallReply([
+        { name: cleaned, arguments: { text: 'one' }, id: 'call_clean' },
+        { name: shortened, arguments: { text: 'two' }, id: 'call_short' },
+      ]);
+    });
+    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'a__*'], { home });
+    expect(run.code).toBe(0);
+    expect(offered).toContain('a__read_file');
+    expect(offered.find((name) => name.startsWith('a__xxxx'))!.length).toBeLessThanOrEqual(64);
+    // Dispatch goes through the map from wire name to (alias, tool), never by re-reading the name.
+    expect(readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { name: 'read.file', arguments: { text: 'one' } },
+      { name: long, arguments: { text: 'two' } },
+    ]);
+  }, 30_000);
 });
