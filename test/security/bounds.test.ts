@@ -50,6 +50,17 @@ describe('bounds under floods', () => {
     await expectResponsiveAndQuit(term);
   }, 60_000);
 
+  it('limits.stdioMaxLineBytes is the bound: a smaller one stops a smaller flood', async () => {
+    broker.route((request) => (isToolResultTurn(request) ? textReply('after the small flood') : toolCallReply([{ name: 'hostile__flood', arguments: { megabytes: 3 }, id: 'call_small_flood' }])));
+    const term = track(
+      startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain' }) }, mcp: { autoApprove: { hostile__flood: true } }, config: { limits: { stdioMaxLineBytes: 1024 * 1024 } } }),
+    );
+    await term.waitFor('mcp 1/1', 20_000);
+    await ask(term, 'flood me a little');
+    const screen = await waitForSettled(term, 'after the small flood', 30_000);
+    expect(screen).toMatch(/tool transport error: the server wrote more than 1 MB without a line end[\s│]*\(limits\.stdioMaxLineBytes\); it was stopped/);
+  }, 60_000);
+
   it('a 50 MB tool result: the model gets a capped copy, the UI stays responsive; a 200 MB one is refused at the message limit', async () => {
     const http = track(await startHttpMcpServer());
     broker.route((request) => {
