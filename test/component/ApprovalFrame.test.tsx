@@ -77,6 +77,14 @@ describe('approval frame: what it shows', () => {
     expect(screen).toContain('not json \\x1b[31mred\\x9b1m');
   });
 
+  it('marks invisible characters inside the arguments (zero-width, joiners, variation selectors, tags)', async () => {
+    h = renderApp({ columns: 100, rows: 30 });
+    await ask(echo({ rawArguments: '{"path":"/etc/pa\u200bss\u200dwd\ufe0f\u{e0041}"}', arguments: { path: '/etc/pa\u200bss\u200dwd\ufe0f\u{e0041}' } }));
+    const screen = h.screen();
+    expect(screen).toContain('/etc/pa<U+200B>ss<U+200D>wd<U+FE0F><U+E0041>');
+    expect(h.rawScreen()).not.toMatch(/[\u200b\u200d\ufe0f]|\u{e0041}/u);
+  });
+
   it('collapses long runs of spaces and empty lines to visible markers', async () => {
     h = renderApp({ columns: 100, rows: 30 });
     await ask(echo({ arguments: undefined, rawArguments: `ls${' '.repeat(300)}&& rm -rf ~${'\n'.repeat(40)}tail` }));
