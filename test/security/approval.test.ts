@@ -31,10 +31,12 @@ describe('approval frames answer only deliberate keys, and bind the call that wa
     await term.waitFor('mcp 1/1', 20_000);
     const from = broker.requests.length;
     await ask(term, 'run both');
-    expect(await waitForSettled(term, 'Run this tool?')).toContain('"text": "first call"');
-
-    // Inside the first 400 ms: a single, deliberate-looking key still does nothing.
+    // Inside the first 400 ms: a single, deliberate-looking key still does nothing. It is sent as
+    // soon as the frame shows (not after the screen settles), so a loaded machine cannot push it
+    // past the window.
+    await term.waitFor('Run this tool?');
     term.write('y');
+    expect(await waitForSettled(term, 'Run this tool?')).toContain('"text": "first call"');
     await sleep(FRAME_DELAY_MS);
     // A paste, a burst of typed-ahead keys, terminal replies (some contain y/t/s/n/e letters).
     term.write(keys.paste('y'));
