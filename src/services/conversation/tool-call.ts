@@ -107,7 +107,8 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   yield { type: 'tool-call', call: callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined) };
 
   const finish = (content: string, isError: boolean, outcome: ToolOutcomeKind | 'denied' | 'skipped') => {
-    const message: Extract<Message, { role: 'tool' }> = { id: ctx.newId(), role: 'tool', toolCallId: call.id, name: call.name, content, isError, at: ctx.now() };
+    const notRun = outcome === 'denied' || outcome === 'skipped' || outcome === 'cancelled' ? { outcome } : {};
+    const message: Extract<Message, { role: 'tool' }> = { id: ctx.newId(), role: 'tool', toolCallId: call.id, name: call.name, content, isError, at: ctx.now(), ...notRun };
     return { event: { type: 'tool-result', id: call.id, name: call.name, content, isError, outcome } as ConversationEvent, message };
   };
   const settle = function* (decision: ToolDecision, content: string, outcome: 'denied' | 'skipped') {

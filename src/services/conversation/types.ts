@@ -23,7 +23,17 @@ export type Message =
       finishReason?: FinishReason;
       at: string;
     }
-  | { id: string; role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean; at: string }
+  | {
+      id: string;
+      role: 'tool';
+      toolCallId: string;
+      name: string;
+      content: string;
+      isError: boolean;
+      at: string;
+      /** Why the call did not run, kept so a resumed transcript shows it as it was (never sent to the model). */
+      outcome?: 'denied' | 'skipped' | 'cancelled';
+    }
   /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (seed B4). */
   | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string };
 

@@ -64,7 +64,9 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
       case 'tool': {
         const index = items.findIndex((item) => item.kind === 'tool' && item.id === message.toolCallId);
         const item = items[index];
-        if (item && item.kind === 'tool') items[index] = { ...item, state: message.isError ? 'error' : 'done', result: message.content };
+        // The outcome comes from a file: only the values we write are believed.
+        const notRun = message.outcome === 'denied' || message.outcome === 'skipped' || message.outcome === 'cancelled' ? message.outcome : undefined;
+        if (item && item.kind === 'tool') items[index] = { ...item, state: notRun ?? (message.isError ? 'error' : 'done'), result: message.content };
         break;
       }
       case 'exec':

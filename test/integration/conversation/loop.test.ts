@@ -112,7 +112,7 @@ describe('the conversation loop with the built-in server', () => {
     });
     expect(called).toEqual([]);
     const content = `${DENIED_BY_USER}: do it in your head`;
-    expect(toolMessages(result.messages)).toMatchObject([{ toolCallId: 'call_calc', content, isError: true }]);
+    expect(toolMessages(result.messages)).toMatchObject([{ toolCallId: 'call_calc', content, isError: true, outcome: 'denied' }]);
     expect(broker.requests[start + 1]!.body!.messages!.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_calc', content });
     expect(result.events.find((event) => event.type === 'tool-result')).toMatchObject({ outcome: 'denied' });
     assertValidHistory(result.messages, config);

@@ -115,6 +115,24 @@ describe('chat slice', () => {
     expect(resumed.getState().items.map((item) => item.kind)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(resumed.getState().items[2]).toMatchObject({ state: 'done', result: '4' });
   });
+
+  it('a resumed call that was denied, skipped or cancelled shows as such, not as failed', () => {
+    const at = new Date(0).toISOString();
+    const call = (id: string) => ({ id, name: 'builtin__calculator', arguments: '{}' });
+    const messages: Message[] = [
+      { id: 'u1', role: 'user', content: 'hi', at },
+      { id: 'a1', role: 'assistant', content: '', toolCalls: [call('d'), call('s'), call('c'), call('e'), call('x')], at },
+      { id: 'r1', role: 'tool', toolCallId: 'd', name: 'builtin__calculator', content: '[aish] tool call denied by the user', isError: true, outcome: 'denied', at },
+      { id: 'r2', role: 'tool', toolCallId: 's', name: 'builtin__calculator', content: '[aish] unknown tool', isError: true, outcome: 'skipped', at },
+      { id: 'r3', role: 'tool', toolCallId: 'c', name: 'builtin__calculator', content: '[aish] tool call cancelled by the user', isError: true, outcome: 'cancelled', at },
+      { id: 'r4', role: 'tool', toolCallId: 'e', name: 'builtin__calculator', content: 'boom', isError: true, at },
+      // A value we never write (a hand-edited file) is not believed.
+      { id: 'r5', role: 'tool', toolCallId: 'x', name: 'builtin__calculator', content: 'ok', isError: false, outcome: 'bogus' as 'denied', at },
+    ];
+    const store = createAppStore();
+    store.getState().loadHistory(messages);
+    expect(store.getState().items.filter((item) => item.kind === 'tool').map((item) => (item.kind === 'tool' ? item.state : ''))).toEqual(['denied', 'skipped', 'cancelled', 'error', 'done']);
+  });
 });
 
 describe('tools slice', () => {
