@@ -6,6 +6,8 @@
  *
  * Two measurements per scenario: the transcript window alone (layout of the streaming message and
  * the rows of the viewport) and the whole frame through Ink in debug mode, as the app renders it.
+ * Also an answer that is one long code block of 100 and of 400 lines: with the streaming layout
+ * keeping finished lines, the cost per frame stays the same as the block grows.
  */
 import { EventEmitter } from 'node:events';
 import type { ChatItem } from '../src/state/types';
@@ -37,6 +39,16 @@ function markdownAnswer(): string {
     if (section % 3 === 0) parts.push(`| key | value |\n|-----|------:|\n| a${section} | ${section * 7} |\n| b${section} | ${section * 11} |\n\n`);
   }
   return parts.join('');
+}
+
+/**
+ * An answer that is mostly one long code block (a whole file): what the streaming layout must not
+ * highlight again from the top on every frame. `variant` changes the names so that no run finds the
+ * blocks of another in the highlight cache.
+ */
+function codeFileAnswer(lines: number, variant: number): string {
+  const body = Array.from({ length: lines }, (_, index) => `  const value${index}v${variant} = compute(${index}, "label ${index}"); // step ${index}`);
+  return `Here is the whole file:\n\n\`\`\`ts\nexport function build${variant}() {\n${body.join('\n')}\n}\n\`\`\`\n\nThat is all.`;
 }
 
 /** Splits text into ~4-character tokens (a model's tokens average about that in English prose). */
@@ -151,6 +163,14 @@ for (const perFrame of [1, 7, 30]) {
   for (const [name, earlier] of scenarios) {
     rows.push(format(windowOnly(earlier, answer, perFrame, `window, ${perFrame} tok/frame, ${name}`)));
   }
+}
+// One long code block: the cost per frame must not grow with the lines already streamed.
+for (const [lines, variant] of [
+  [100, 1],
+  [400, 2],
+] as const) {
+  const file = tokens(codeFileAnswer(lines, variant));
+  rows.push(format(windowOnly([], file, 7, `window, 7 tok/frame, ${lines}-line code`)));
 }
 for (const perFrame of [7, 30]) {
   for (const [name, earlier] of scenarios) {

@@ -105,15 +105,29 @@ function scopeStyle(classNames: unknown, palette: CodePalette): Style | undefine
   return undefined;
 }
 
-function flatten(node: HastNode, style: Style | undefined, palette: CodePalette, out: Span[]): void {
+interface Flattened {
+  spans: Span[];
+  /** Characters so far. */
+  length: number;
+  /** Offsets just after a newline that lies outside every highlighted scope (see highlightGrowing). */
+  lineStarts: number[];
+}
+
+function flatten(node: HastNode, style: Style | undefined, palette: CodePalette, out: Flattened, depth: number): void {
   if (node.type === 'text') {
     const value = (node as HastText).value;
-    if (value.length > 0) out.push({ text: value, style });
+    if (value.length === 0) return;
+    out.spans.push({ text: value, style });
+    if (depth === 0) {
+      for (let at = value.indexOf('\n'); at !== -1; at = value.indexOf('\n', at + 1)) out.lineStarts.push(out.length + at + 1);
+    }
+    out.length += value.length;
     return;
   }
   const element = node as HastElement;
-  const inner = node.type === 'element' ? mergeStyles(style, scopeStyle(element.properties?.className, palette)) : style;
-  for (const child of element.children ?? []) flatten(child, inner, palette, out);
+  const isElement = node.type === 'element';
+  const inner = isElement ? mergeStyles(style, scopeStyle(element.properties?.className, palette)) : style;
+  for (const child of element.children ?? []) flatten(child, inner, palette, out, isElement ? depth + 1 : depth);
 }
 
 /**
@@ -161,12 +175,72 @@ export function highlightCode(code: string, info: string | undefined, palette: C
   const known = highlighted.get(palette)?.get(key);
   if (known) return { spans: known, highlighted: true, waiting: false };
   try {
-    const tree = lowlight.highlight(grammar, code) as unknown as HastNode;
-    const spans: Span[] = [];
-    flatten(tree, undefined, palette, spans);
+    const { spans } = highlightTree(lowlight, grammar, code, palette);
     remember(palette, key, spans);
     return { spans, highlighted: true, waiting: false };
   } catch {
     return plain;
   }
 }
+
+function highlightTree(highlighter: Lowlight, grammar: GrammarName, code: string, palette: CodePalette): Flattened {
+  const tree = highlighter.highlight(grammar, code) as unknown as HastNode;
+  const out: Flattened = { spans: [], length: 0, lineStarts: [] };
+  flatten(tree, undefined, palette, out, 0);
+  return out;
+}
+
+export interface GrowingHighlight extends HighlightResult {
+  /**
+   * Offsets just after a newline where no highlighted scope (string, comment, parameters…) is
+   * open: places where highlighting could start afresh. Every newline when not highlighted.
+   */
+  lineStarts: number[];
+}
+
+/**
+ * Highlights a piece of a code block that is still streaming, without keeping the result (the
+ * piece changes on every frame). The caller decides where pieces may start (growingCode.ts).
+ */
+export function highlightGrowing(code: string, info: string | undefined, palette: CodePalette): GrowingHighlight {
+  const language = languageOf(info);
+  const grammar = language && Object.keys(palette).length > 0 ? grammarFor(language) : undefined;
+  if (grammar && lowlight?.registered(grammar)) {
+    try {
+      const { spans, lineStarts } = highlightTree(lowlight, grammar, code, palette);
+      return { spans, lineStarts, highlighted: true, waiting: false };
+    } catch {
+      // Drawn plain, as highlightCode does.
+    }
+  }
+  const plain = highlightCode(code, info, palette);
+  const lineStarts: number[] = [];
+  for (let at = code.indexOf('\n'); at !== -1; at = code.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+  return { ...plain, lineStarts };
+}
+
+/**
+ * Languages answers use most, warmed by warmUpHighlighter: the first block in one of them then
+ * needs no grammar loading or compiling (compiling TypeScript's grammar takes about 20 ms).
+ */
+const LIKELY_LANGUAGES: ReadonlyArray<[GrammarName, string]> = [
+  ['typescript', 'const a: number = f(`x${1}`); // c'],
+  ['python', 'def f(x):\n    return "y"  # c'],
+  ['bash', 'echo "$HOME" | grep -v x # c'],
+  ['json', '{"a": [1, true, null]}'],
+];
+
+/**
+ * Loads the likely languages' grammars and compiles each by highlighting a line, one language per
+ * turn of the event loop so a keystroke never waits for more than one. For idle time before the
+ * first answer; what is already loaded costs nothing.
+ */
+export async function warmUpHighlighter(): Promise<void> {
+  for (const [grammar, sample] of LIKELY_LANGUAGES) {
+    await loadGrammar(grammar);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (lowlight?.registered(grammar)) highlightCode(sample, grammar, WARM_UP_PALETTE);
+  }
+}
+/** Any palette with a scope: the warm-up compiles grammars, its colours are never shown. */
+const WARM_UP_PALETTE: CodePalette = { keyword: { bold: true } };

@@ -90,8 +90,8 @@ function assistantLines(item: Extract<ChatItem, { kind: 'assistant' }>, width: n
   if (item.text.length > 0) {
     if (lines.length > 0) lines.push('');
     const markdown: MarkdownContext = { styles, waitingForHighlighter: false, listDepth: 0 };
-    const text = sanitize(item.text);
-    lines.push(...(item.streaming ? renderMarkdownStreaming(item.id, text, width, markdown) : renderMarkdown(text, width, markdown)));
+    // A streaming answer is sanitized as it arrives, line by line (renderMarkdownStreaming).
+    lines.push(...(item.streaming ? renderMarkdownStreaming(item.id, item.text, width, markdown) : renderMarkdown(sanitize(item.text), width, markdown)));
     layout.waitingForHighlighter = markdown.waitingForHighlighter;
   } else if (item.streaming && item.reasoning.length === 0) {
     lines.push(serialize([{ text: '…', style: styles.muted }]));

@@ -1,6 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { sanitize } from '../../services/terminal/sanitize';
-import { highlightCode } from './highlight';
+import { codeRows, type GrowingCode } from './growingCode';
+import { highlightCode, warmUpHighlighter } from './highlight';
 import { mergeStyles, type ChatStyles, type Style } from './style';
 import { renderTable } from './table';
 import { serialize, wrapSpans, type Span } from './text';
@@ -16,6 +17,8 @@ export interface MarkdownContext {
   /** Set while rendering when a code block was drawn plain because the highlighter is still loading. */
   waitingForHighlighter: boolean;
   listDepth: number;
+  /** Lays out the code block of a streaming answer's last block, reusing its finished lines. */
+  growingCode?: GrowingCode;
 }
 
 const ENTITY = /&(amp|lt|gt|quot|#39|apos);/g;
@@ -128,11 +131,14 @@ function renderList(list: Tokens.List, width: number, ctx: MarkdownContext): str
 }
 
 function renderCode(code: Tokens.Code, width: number, ctx: MarkdownContext): string[] {
+  if (ctx.growingCode) {
+    const { rows, waiting } = ctx.growingCode.rows(clean(code.text), code.lang, width, ctx.styles.code);
+    if (waiting) ctx.waitingForHighlighter = true;
+    return rows;
+  }
   const { spans, waiting } = highlightCode(clean(code.text), code.lang, ctx.styles.code);
   if (waiting) ctx.waitingForHighlighter = true;
-  const indent: Span[] = width > 6 ? [{ text: '  ' }] : [];
-  const continuation: Span[] = width > 6 ? [{ text: '  ' }] : [];
-  return wrapSpans(spans, width, { mode: 'char', firstPrefix: indent, restPrefix: indent, continuationPrefix: continuation });
+  return codeRows(spans, width);
 }
 
 function renderBlock(token: Token, width: number, ctx: MarkdownContext): string[] | undefined {
@@ -206,11 +212,13 @@ const WARM_UP_SAMPLE = [
 
 /**
  * Lexes a small document once, so marked compiles its expressions before the first answer needs
- * them: the first lex in a process costs about 50 ms, later ones a fraction of a millisecond. The
- * app calls it in idle time after the first frame.
+ * them: the first lex in a process costs about 50 ms, later ones a fraction of a millisecond. Then
+ * loads and compiles the grammars of the languages answers use most, one per turn of the event
+ * loop (warmUpHighlighter). The app calls it in idle time after the first frame.
  */
 export function warmUpMarkdown(): void {
   lexMarkdown(WARM_UP_SAMPLE);
+  void warmUpHighlighter();
 }
 
 /** Markdown text (already sanitized) to rows of at most `width` columns. */

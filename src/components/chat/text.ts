@@ -11,6 +11,15 @@ import { sameStyle, styleCodes, type Style } from './style';
  * grapheme with string-width, memoized.
  */
 
+/**
+ * `text.startsWith(prefix)` for long strings: a streamed message is checked against what was laid
+ * out before on every frame, and V8's startsWith compares character by character (about 30 µs
+ * for 8 KB) where string equality compares memory (under 1 µs).
+ */
+export function startsWithText(text: string, prefix: string): boolean {
+  return text.length >= prefix.length && (prefix.length < 64 ? text.startsWith(prefix) : text.slice(0, prefix.length) === prefix);
+}
+
 /** A run of text in one style. Never contains a newline once it reaches a finished line. */
 export interface Span {
   text: string;
