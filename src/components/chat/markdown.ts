@@ -33,6 +33,11 @@ function span(text: string, style?: Style): Span {
   return { text: clean(text), style };
 }
 
+/** Code spans and blocks are literal in Markdown: `&amp;` there is five characters, not `&`. */
+function literal(text: string, style?: Style): Span {
+  return { text: sanitize(text), style };
+}
+
 function hasTokens(token: Token): token is Token & { tokens: Token[] } {
   return Array.isArray((token as { tokens?: unknown }).tokens);
 }
@@ -53,7 +58,7 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
         break;
       case 'codespan':
         // Without colour the backticks are the only thing that sets code apart.
-        out.push(span(styles.color ? token.text : `\`${token.text}\``, mergeStyles(style, styles.codespan)));
+        out.push(literal(styles.color ? token.text : `\`${token.text}\``, mergeStyles(style, styles.codespan)));
         break;
       case 'br':
         out.push({ text: '\n', style });
@@ -132,11 +137,11 @@ function renderList(list: Tokens.List, width: number, ctx: MarkdownContext): str
 
 function renderCode(code: Tokens.Code, width: number, ctx: MarkdownContext): string[] {
   if (ctx.growingCode) {
-    const { rows, waiting } = ctx.growingCode.rows(clean(code.text), code.lang, width, ctx.styles.code);
+    const { rows, waiting } = ctx.growingCode.rows(sanitize(code.text), code.lang, width, ctx.styles.code);
     if (waiting) ctx.waitingForHighlighter = true;
     return rows;
   }
-  const { spans, waiting } = highlightCode(clean(code.text), code.lang, ctx.styles.code);
+  const { spans, waiting } = highlightCode(sanitize(code.text), code.lang, ctx.styles.code);
   if (waiting) ctx.waitingForHighlighter = true;
   return codeRows(spans, width);
 }

@@ -129,4 +129,10 @@ describe('markdown in answers', () => {
     expect(raw).not.toMatch(/[\x80-\x9f]/);
     expect(text).toContain('\\x1b[31m');
   });
+
+  it('shows code spans and code blocks literally: an entity there is its characters', () => {
+    const { text } = show('use `a &amp;&amp; b` here\n\n```html\n<p>fish &amp; chips &lt;3</p>\n```');
+    expect(text).toContain('a &amp;&amp; b');
+    expect(text).toContain('<p>fish &amp; chips &lt;3</p>');
+  });
 });
