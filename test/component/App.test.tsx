@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Colour on (as in a real terminal), so the NO_COLOR test shows a difference.
 vi.hoisted(() => {
@@ -6,13 +6,10 @@ vi.hoisted(() => {
 });
 import { QUIT_WINDOW_MS } from '../../src/app/globalKeys';
 import { formatKeymap, KEYMAP } from '../../src/app/keymap';
-import { renderApp, type Harness } from './render';
+import { useRenderedApp, type Harness } from './render';
 
 let h: Harness;
-afterEach(() => {
-  h?.unmount();
-  vi.useRealTimers();
-});
+const app = useRenderedApp();
 
 function fillTranscript(count: number) {
   for (let index = 0; index < count; index++) h.store.getState().addStatus('info', `status line ${index}`);
@@ -20,7 +17,7 @@ function fillTranscript(count: number) {
 
 describe('status bar', () => {
   it('shows model, broker state, speed and usage of the last answer, and ready/total servers', async () => {
-    h = renderApp({ columns: 140 });
+    h = app.render({ columns: 140 });
     const state = h.store.getState();
     state.applyMcpEvent({ type: 'server', snapshot: { alias: 'a', target: 'built-in', state: 'ready', tools: [], stderr: [] } });
     state.applyMcpEvent({ type: 'server', snapshot: { alias: 'b', target: 'http://x', state: 'connecting', tools: [], stderr: [] } });
@@ -37,7 +34,7 @@ describe('status bar', () => {
   });
 
   it('shows the keys for the focus, and a transient hint instead', async () => {
-    h = renderApp({ columns: 140 });
+    h = app.render({ columns: 140 });
     expect(h.screen()).toContain('Enter send · Ctrl+J newline · Tab focus · Ctrl+D quit');
     await h.type('\t');
     expect(h.screen()).toContain('↑↓ select · Enter open · i info · r reconnect · d disconnect · c connect · Tab focus');
@@ -52,7 +49,7 @@ describe('status bar', () => {
 
 describe('keys', () => {
   it('Esc cancels the running answer when the input has the focus', async () => {
-    h = renderApp();
+    h = app.render();
     h.store.getState().applyConversationEvent({ type: 'request-start', depth: 0, model: 'local' });
     h.controller.running = true;
     await h.settle();
@@ -62,7 +59,7 @@ describe('keys', () => {
   });
 
   it('Esc with nothing running does not cancel; from the sidebar it goes back to the input', async () => {
-    h = renderApp({ columns: 120 });
+    h = app.render({ columns: 120 });
     h.controller.running = true;
     await h.type('\t');
     await h.type('\x1b');
@@ -73,7 +70,7 @@ describe('keys', () => {
 
   it('Ctrl+C cancels, then clears the input, then quits on a second press within a second', async () => {
     vi.useFakeTimers();
-    h = renderApp();
+    h = app.render();
     h.controller.running = true;
     for (const char of 'draft') await h.type(char);
     await h.type('\x03');
@@ -92,7 +89,7 @@ describe('keys', () => {
   });
 
   it('Ctrl+D quits and Ctrl+L redraws', async () => {
-    h = renderApp();
+    h = app.render();
     await h.type('\x0c');
     expect(h.redraws).toBe(1);
     await h.type('\x04');
@@ -100,7 +97,7 @@ describe('keys', () => {
   });
 
   it('PgUp/PgDn/Home/End scroll the transcript, clamped to its length', async () => {
-    h = renderApp({ rows: 30 });
+    h = app.render({ rows: 30 });
     fillTranscript(100);
     await h.settle();
     await h.type('\x1b[5~');
@@ -120,7 +117,7 @@ describe('keys', () => {
   });
 
   it('Home/End move the cursor when the input has text, and scroll when it is empty', async () => {
-    h = renderApp();
+    h = app.render();
     fillTranscript(100);
     for (const char of 'abc') await h.type(char);
     await h.type('\x1b[H');
@@ -129,7 +126,7 @@ describe('keys', () => {
   });
 
   it('in the chat, ↑/↓ scroll by a line, r folds reasoning and x expands tool results', async () => {
-    h = renderApp({ columns: 120 });
+    h = app.render({ columns: 120 });
     fillTranscript(100);
     h.store.getState().applyConversationEvent({ type: 'tool-call', call: { id: 't1', wireName: 'a__b', rawArguments: '{}' } });
     await h.type('\t');
@@ -148,7 +145,7 @@ describe('keys', () => {
   });
 
   it('x shows a user message longer than the transcript shows folded, and folds it again', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     const long = Array.from({ length: 450 }, (_, index) => `pasted line ${index + 1}`).join('\n');
     h.store.getState().addUserItem('u-long', long);
     h.store.getState().addUserItem('u-short', 'a short one');
@@ -171,13 +168,13 @@ describe('keys', () => {
 describe('looks', () => {
   it('NO_COLOR: no colour codes at all, focus and selection still visible', async () => {
     const COLOUR = /\x1b\[(3[0-9]|9[0-7]|38;)/;
-    h = renderApp({ columns: 120 });
+    h = app.render({ columns: 120 });
     await h.type('\t');
     expect(h.rawScreen()).toMatch(COLOUR);
     h.unmount();
     vi.stubEnv('NO_COLOR', '1');
     try {
-      h = renderApp({ columns: 120 });
+      h = app.render({ columns: 120 });
       h.store.getState().applyMcpEvent({ type: 'server', snapshot: { alias: 'a', target: 'built-in', state: 'ready', tools: [], stderr: [] } });
       await h.type('\t');
       await h.type('\x1b[B');
@@ -195,7 +192,7 @@ describe('looks', () => {
     [60, 16],
   ] as const) {
     it(`nothing is wider than the terminal at ${columns}x${rows}, with a frame and servers`, async () => {
-      h = renderApp({ columns, rows });
+      h = app.render({ columns, rows });
       h.store.getState().applyMcpEvent({
         type: 'server',
         snapshot: { alias: 'a-very-long-server-alias-name', target: 'http://x', state: 'error', error: 'x'.repeat(300), tools: [], stderr: [] },

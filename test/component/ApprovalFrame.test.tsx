@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Colour on, so the focused button's inverse video is in the frame Ink draws.
 vi.hoisted(() => {
@@ -8,7 +8,7 @@ import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
 import { makeKey } from '../../src/app/input/keys';
 import type { ApprovalAnswer, ToolCallView } from '../../src/services/conversation/types';
 import { askApproval } from './frames';
-import { renderApp, type Harness } from './render';
+import { useRenderedApp, type Harness } from './render';
 
 const echo = (fields: Partial<ToolCallView> = {}): ToolCallView => ({
   id: 'call-1',
@@ -22,13 +22,7 @@ const echo = (fields: Partial<ToolCallView> = {}): ToolCallView => ({
 });
 
 let h: Harness;
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  h?.unmount();
-  vi.useRealTimers();
-});
+const app = useRenderedApp({ fakeTimers: true });
 
 /** Queues a frame and returns a probe of its answer. */
 const ask = (call: ToolCallView, position = 1, count = 1) => askApproval(h, call, position, count);
@@ -39,7 +33,7 @@ async function pastDelay() {
 
 describe('approval frame: what it shows', () => {
   it('shows server, tool, the first description line and the arguments as pretty JSON, with the keys', async () => {
-    h = renderApp({ columns: 140, rows: 30 });
+    h = app.render({ columns: 140, rows: 30 });
     await ask(echo());
     const screen = h.screen();
     expect(screen).toContain('Run this tool?');
@@ -54,7 +48,7 @@ describe('approval frame: what it shows', () => {
   });
 
   it('escapes hostile text in names, description and arguments; nothing raw reaches the terminal', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     await ask(
       echo({
         wireName: 'evil__x\x1b[2J',
@@ -78,7 +72,7 @@ describe('approval frame: what it shows', () => {
   });
 
   it('marks invisible characters inside the arguments (zero-width, joiners, variation selectors, tags)', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     await ask(echo({ rawArguments: '{"path":"/etc/pa\u200bss\u200dwd\ufe0f\u{e0041}"}', arguments: { path: '/etc/pa\u200bss\u200dwd\ufe0f\u{e0041}' } }));
     const screen = h.screen();
     expect(screen).toContain('/etc/pa<U+200B>ss<U+200D>wd<U+FE0F><U+E0041>');
@@ -86,7 +80,7 @@ describe('approval frame: what it shows', () => {
   });
 
   it('collapses long runs of spaces and empty lines to visible markers', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     await ask(echo({ arguments: undefined, rawArguments: `ls${' '.repeat(300)}&& rm -rf ~${'\n'.repeat(40)}tail` }));
     const screen = h.screen();
     expect(screen).toContain('ls⟨300 spaces⟩&& rm -rf ~');
@@ -95,7 +89,7 @@ describe('approval frame: what it shows', () => {
   });
 
   it('shows the queue position and a changed definition prominently', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     await ask(echo({ definitionChanged: 'description changed' }), 1, 3);
     const screen = h.screen();
     expect(screen).toContain('1 of 3');
@@ -104,7 +98,7 @@ describe('approval frame: what it shows', () => {
   });
 
   it('fits 80 columns with short button labels and never draws wider than the terminal', async () => {
-    h = renderApp({ columns: 80, rows: 24 });
+    h = app.render({ columns: 80, rows: 24 });
     await ask(echo());
     await pastDelay();
     const lines = h.screen().split('\n');
@@ -123,7 +117,7 @@ describe('approval frame: keys', () => {
   ];
   for (const [label, input, expected] of cases) {
     it(`${label} answers ${JSON.stringify(expected)}`, async () => {
-      h = renderApp();
+      h = app.render();
       const probe = await ask(echo());
       await pastDelay();
       h.keys.feed(input);
@@ -134,7 +128,7 @@ describe('approval frame: keys', () => {
   }
 
   it('e opens a reason line; Enter denies with the reason', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('e');
@@ -147,7 +141,7 @@ describe('approval frame: keys', () => {
   });
 
   it('Esc in the reason line goes back to the buttons', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('e');
@@ -158,7 +152,7 @@ describe('approval frame: keys', () => {
   });
 
   it('arrows move the highlighted button and Enter presses it', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('\x1b[C');
@@ -174,7 +168,7 @@ describe('approval frame: keys', () => {
   });
 
   it('answers the queue in order, each frame with its own delay', async () => {
-    h = renderApp();
+    h = app.render();
     const first = await ask(echo({ id: 'a' }), 1, 2);
     const second = await ask(echo({ id: 'b', arguments: { message: 'second' }, rawArguments: '{"message":"second"}' }), 2, 2);
     await pastDelay();
@@ -192,7 +186,7 @@ describe('approval frame: keys', () => {
 
 describe('approval frame: what you approve is what you saw', () => {
   it(`ignores approval keys for ${APPROVAL_DELAY_MS} ms after the frame appears`, async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await h.type('y');
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS - 100);
@@ -205,7 +199,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('a paste never approves, whatever it contains', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('\x1b[200~y\x1b[201~');
@@ -216,7 +210,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('keys typed ahead in one burst never approve', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('yy');
@@ -226,7 +220,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('a key read before the frame appeared never answers it', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     const shownAt = h.store.getState().approvals[0]!.shownAt;
     await pastDelay();
@@ -236,7 +230,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('terminal replies arriving on stdin are never read as keys', async () => {
-    h = renderApp();
+    h = app.render();
     const probe = await ask(echo());
     await pastDelay();
     await h.type('\x1b[12;1R');
@@ -248,7 +242,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('long arguments scroll inside the frame and the allow keys wait until all of it was on screen', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, `value ${index}`]));
     const probe = await ask(echo({ arguments: args, rawArguments: JSON.stringify(args) }));
     await pastDelay();
@@ -268,7 +262,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('on a terminal too small for the whole frame, allowing is refused and denying still works', async () => {
-    h = renderApp({ columns: 80, rows: 8 });
+    h = app.render({ columns: 80, rows: 8 });
     const probe = await ask(echo());
     await pastDelay();
     await h.type('y');
@@ -279,7 +273,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('denying works without reading everything', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, index]));
     const probe = await ask(echo({ arguments: args, rawArguments: JSON.stringify(args) }));
     await pastDelay();
@@ -288,7 +282,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('a frame is modal: letters do not reach the input while it is shown', async () => {
-    h = renderApp();
+    h = app.render();
     await ask(echo());
     await pastDelay();
     await h.type('h');
@@ -297,7 +291,7 @@ describe('approval frame: what you approve is what you saw', () => {
   });
 
   it('Ctrl+C still cancels while a frame is shown', async () => {
-    h = renderApp();
+    h = app.render();
     h.controller.running = true;
     await ask(echo());
     await h.type('\x03');

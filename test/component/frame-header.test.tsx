@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
 import type { ToolCallView } from '../../src/services/conversation/types';
 import { askApproval, proposeCommand } from './frames';
-import { renderApp, type Harness } from './render';
+import { useRenderedApp, type Harness } from './render';
 
 // What is approved must stay in view: the frame's header is pinned, only the arguments scroll.
 
@@ -21,13 +21,7 @@ const call = (fields: Partial<ToolCallView> = {}): ToolCallView => ({
 });
 
 let h: Harness;
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  h?.unmount();
-  vi.useRealTimers();
-});
+const app = useRenderedApp({ fakeTimers: true });
 
 async function ask(view: ToolCallView) {
   const probe = await askApproval(h, view);
@@ -45,7 +39,7 @@ function frameRows(screen: string): string[] {
 
 describe('approval frame: the header stays while the arguments scroll', () => {
   it('80x14, a short call: server and tool stay on screen through every PgDn, and the keys work at the end', async () => {
-    h = renderApp({ columns: 80, rows: 14 });
+    h = app.render({ columns: 80, rows: 14 });
     const probe = await ask(call({ arguments: { path: '/tmp/x', content: 'hello', mode: 'overwrite' }, rawArguments: '{}' }));
     for (let press = 0; press <= 3; press++) {
       const rows = frameRows(h.screen());
@@ -59,7 +53,7 @@ describe('approval frame: the header stays while the arguments scroll', () => {
   });
 
   it('80x24, long arguments: at the end the whole header is still there and the counter counts argument lines only', async () => {
-    h = renderApp({ columns: 80, rows: 24 });
+    h = app.render({ columns: 80, rows: 24 });
     const args = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`key${index}`, `value ${index}`]));
     // Pretty JSON of 40 keys is 42 lines: the braces and one line per key.
     await ask(call({ arguments: args, rawArguments: JSON.stringify(args) }));
@@ -77,7 +71,7 @@ describe('approval frame: the header stays while the arguments scroll', () => {
   });
 
   it('a changed definition stays in view while scrolling, even when the header is compacted', async () => {
-    h = renderApp({ columns: 80, rows: 14 });
+    h = app.render({ columns: 80, rows: 14 });
     const args = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`key${index}`, index]));
     await ask(call({ arguments: args, rawArguments: JSON.stringify(args), definitionChanged: 'description changed' }));
     await h.type(END);
@@ -90,7 +84,7 @@ describe('approval frame: the header stays while the arguments scroll', () => {
 
 describe('command frame: the counter counts the command lines only', () => {
   it('a long command scrolls under its pinned note, and can be run at the end', async () => {
-    h = renderApp({ columns: 80, rows: 24 });
+    h = app.render({ columns: 80, rows: 24 });
     const command = Array.from({ length: 30 }, (_, index) => `echo step ${index + 1}`).join('\n');
     const probe = await proposeCommand(h, command);
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);

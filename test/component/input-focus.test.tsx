@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Colour on, so the cursor's inverse cell is in the frame Ink draws.
 vi.hoisted(() => {
@@ -6,13 +6,10 @@ vi.hoisted(() => {
 });
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
 import { InputHistory } from '../../src/app/inputHistory';
-import { renderApp, stripAnsi, type Harness } from './render';
+import { useRenderedApp, stripAnsi, type Harness } from './render';
 
 let h: Harness;
-afterEach(() => {
-  h?.unmount();
-  vi.useRealTimers();
-});
+const app = useRenderedApp();
 
 async function typeEach(text: string) {
   for (const char of text) await h.type(char);
@@ -42,7 +39,7 @@ function inputBox(): string[] {
 describe('input bar: one cursor on screen', () => {
   it('hides its cursor while a tool frame takes the keys, and in the frame reason line', async () => {
     vi.useFakeTimers();
-    h = renderApp();
+    h = app.render();
     await typeEach('draft');
     expect(hasCursor(inputRow('draft'))).toBe(true);
     void h.store.getState().requestApproval({
@@ -65,7 +62,7 @@ describe('input bar: one cursor on screen', () => {
   });
 
   it('hides it while the sidebar has the focus, and keeps the bar the same height', async () => {
-    h = renderApp({ columns: 120 });
+    h = app.render({ columns: 120 });
     // Exactly the text columns: the cursor cell after it takes a second row.
     h.store.getState().setEditor({ text: 'x'.repeat(114), cursor: 114, pastes: {}, literal: false, killed: '' });
     await h.settle();
@@ -80,7 +77,7 @@ describe('input bar: one cursor on screen', () => {
 
 describe('input bar: completion candidates', () => {
   it('leave the status bar as soon as the input changes: Ctrl+U, or Ctrl+C', async () => {
-    h = renderApp();
+    h = app.render();
     await typeEach(':mcp t');
     await h.type('\t');
     await h.type('\t');
@@ -99,7 +96,7 @@ describe('input bar: completion candidates', () => {
   });
 
   it('stay while Tab cycles through them', async () => {
-    h = renderApp();
+    h = app.render();
     await typeEach(':mcp t');
     await h.type('\t');
     await h.type('\t');
@@ -115,7 +112,7 @@ describe('input bar: history of multi-line entries', () => {
   function withHistory(entries: string[]) {
     const history = new InputHistory(undefined);
     for (const entry of entries) history.add(entry);
-    h = renderApp({ history });
+    h = app.render({ history });
   }
 
   it('a recalled 50-line paste shows as a chip again and is sent whole', async () => {

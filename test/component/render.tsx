@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactNode } from 'react';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { App } from '../../src/app/App';
 import type { AppController, SubmitOptions } from '../../src/app/controller';
 import { KeyInput } from '../../src/app/input/keyInput';
@@ -165,4 +165,23 @@ export function renderApp(options: HarnessOptions = {}): Harness {
     { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new FakeStdin() as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
   return harness;
+}
+
+/**
+ * The hooks most component test files share: with `fakeTimers`, fake timers around each test; the
+ * app rendered by `render` is unmounted after each test (and real timers restored).
+ */
+export function useRenderedApp(options: { fakeTimers?: boolean } = {}): { render(harness?: HarnessOptions): Harness } {
+  let current: Harness | undefined;
+  if (options.fakeTimers) {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+  }
+  afterEach(() => {
+    current?.unmount();
+    current = undefined;
+    vi.useRealTimers();
+  });
+  return { render: (harness) => (current = renderApp(harness)) };
 }

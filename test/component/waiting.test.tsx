@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
 import { proposeCommand } from './frames';
-import { renderApp, type Harness } from './render';
+import { useRenderedApp, type Harness } from './render';
 
 let h: Harness;
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  h?.unmount();
-  vi.useRealTimers();
-});
+const app = useRenderedApp({ fakeTimers: true });
 
 /** What the conversation loop does for each proposed command: the item, then the question. */
 function propose(id: string, command: string) {
@@ -20,7 +14,7 @@ function propose(id: string, command: string) {
 
 describe('command frames in a row', () => {
   it('say which of the answer’s commands this is (1 of 2, 2 of 2), and the status bar says it waits for you', async () => {
-    h = renderApp({ columns: 120, rows: 30 });
+    h = app.render({ columns: 120, rows: 30 });
     const state = h.store.getState();
     state.applyConversationEvent({ type: 'request-start', depth: 0, model: 'local' });
     state.applyConversationEvent({ type: 'text-delta', text: 'Two steps:\n\nCMD: echo one\nCMD: echo two\n' });
@@ -42,7 +36,7 @@ describe('command frames in a row', () => {
   });
 
   it('a single command has no counter', async () => {
-    h = renderApp({ columns: 120, rows: 30 });
+    h = app.render({ columns: 120, rows: 30 });
     h.store.getState().applyConversationEvent({ type: 'text-delta', text: 'CMD: ls' });
     await propose('c1', 'ls');
     expect(h.screen()).toContain('Run this command?');
@@ -52,7 +46,7 @@ describe('command frames in a row', () => {
 
 describe('before the first byte of an answer', () => {
   it('shows a spinner line with the seconds waited under the transcript, gone when the answer starts', async () => {
-    h = renderApp({ columns: 100, rows: 30 });
+    h = app.render({ columns: 100, rows: 30 });
     h.store.getState().applyConversationEvent({ type: 'request-start', depth: 0, model: 'local' });
     await h.settle();
     expect(h.screen()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for the answer · 0s/);
