@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorReply, hangReply, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { describe, expect, it } from 'vitest';
+import { useBrokerAndTerminals } from '../../helpers/lifecycle';
+import { errorReply, hangReply, textReply, toolCallReply } from '../../helpers/scripted-broker';
 import { createSession, type Session } from '../../../src/app/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { loadSession, sessionsDir } from '../../../src/services/history/index';
@@ -11,20 +12,7 @@ import { everythingServer, testConfig } from './harness';
 
 // The controller behind the TUI, driven the way the panels drive it: submit(), the store's
 // approval and command queues, cancel(). Real broker client, real MCP manager, real files.
-let broker: ScriptedBroker;
-let session: Session | undefined;
-
-beforeAll(async () => {
-  broker = await startScriptedBroker();
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await session?.close();
-  session = undefined;
-});
+const { broker, track } = useBrokerAndTerminals();
 
 function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -48,7 +36,7 @@ function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState'
 async function start(config: AppConfig, args?: { continueLast: boolean; resume?: string }) {
   const store = createAppStore();
   let quitCalled = false;
-  session = createSession({ config, store, quit: () => (quitCalled = true), ...(args ? { args } : {}) });
+  const session: Session = track(createSession({ config, store, quit: () => (quitCalled = true), ...(args ? { args } : {}) }));
   await until(store, (state) => state.servers.builtin?.state === 'ready' || undefined);
   return { store, session, quitCalled: () => quitCalled };
 }

@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, type Session } from '../../../src/app/session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../../../src/app/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { freePort } from '../../helpers/mcp';
-import { startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { useBrokerAndTerminals } from '../../helpers/lifecycle';
+import { textReply, toolCallReply } from '../../helpers/scripted-broker';
 import { CLI, makeScratchHome, testEnv } from '../../helpers/terminal';
 import { everythingServer, testConfig } from '../conversation/harness';
 
@@ -16,21 +17,11 @@ import { everythingServer, testConfig } from '../conversation/harness';
 // deserves, and nothing announced that will not be tried. The real session wiring (manager events
 // into the store, the meta commands), real servers, a dead port.
 
-let broker: ScriptedBroker;
-let session: Session | undefined;
+const { broker, track } = useBrokerAndTerminals();
 let deadUrl: string;
 
 beforeAll(async () => {
-  broker = await startScriptedBroker();
   deadUrl = `http://127.0.0.1:${await freePort()}/mcp`;
-});
-afterAll(async () => {
-  await broker.close();
-});
-afterEach(async () => {
-  broker.route(undefined);
-  await session?.close();
-  session = undefined;
 });
 
 type Status = Extract<ChatItem, { kind: 'status' }>;
@@ -51,7 +42,7 @@ const settle = () => sleep(300);
 async function start(configure: (config: AppConfig) => void) {
   const config = await testConfig(broker.url, configure);
   const store = createAppStore();
-  session = createSession({ config, store, quit: () => {} });
+  const session = track(createSession({ config, store, quit: () => {} }));
   await until(() => store.getState().servers.builtin?.state === 'ready');
   return { store, session };
 }
