@@ -22,6 +22,7 @@ import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
 import { lazyMcpManager } from './lazyMcp';
+import { showOpenedHistory, withdrawUnanswered } from './sessionHistory';
 import { runChatTurn, runShellTurn, type TurnContext } from './turns';
 
 // The broker client and the MCP manager are loaded after the first frame (see createSession), so
@@ -104,26 +105,7 @@ export function createSession(options: SessionOptions): Session {
       onError: (message) => status('error', message),
     });
 
-  const showHistory = (opened: OpenedHistory) => {
-    for (const warning of opened.warnings) status('warn', warning);
-    if (opened.resumedId === undefined) return;
-    // A crash or kill mid-answer leaves the question without its (unsaved) answer: like a message
-    // that failed, it is taken back into the input rather than sent behind the next one.
-    const messages = [...opened.messages];
-    const unanswered: string[] = [];
-    while (messages.at(-1)?.role === 'user') {
-      const message = messages.pop() as Extract<Message, { role: 'user' }>;
-      opened.log?.withdraw(message.id);
-      unanswered.unshift(message.content);
-    }
-    store.getState().loadHistory(messages);
-    status('info', `resumed session ${opened.resumedId} (${messages.length} messages); it is sent as context, nothing in it is run again`);
-    if (unanswered.length > 0) {
-      const state = store.getState();
-      if (state.draft.trim().length === 0) state.setDraft(unanswered.join('\n\n'));
-      status('warn', 'the last message got no answer (the app stopped before the answer was saved); it is back in the input');
-    }
-  };
+  const showHistory = (opened: OpenedHistory) => showOpenedHistory(opened, store, status);
 
   store.getState().setModelName(modelName);
   let history = open({ continueLast: options.args?.continueLast ?? false, ...(options.args?.resume !== undefined ? { resume: options.args.resume } : {}) });
@@ -172,16 +154,7 @@ export function createSession(options: SessionOptions): Session {
     status,
     withdraw(id, text, reason) {
       batcher.flush();
-      history.log?.withdraw(id);
-      const state = store.getState();
-      state.withdrawUserMessage(id);
-      const what = reason === 'cancelled' ? 'cancelled before the answer began' : 'no answer';
-      if (state.draft.trim().length === 0) {
-        state.setDraft(text);
-        status(reason === 'cancelled' ? 'info' : 'warn', `${what}: your message is back in the input (Enter sends it again)`);
-      } else {
-        status(reason === 'cancelled' ? 'info' : 'warn', `${what}: your message was taken back (↑ recalls it)`);
-      }
+      withdrawUnanswered({ id, text, reason }, store, history.log, status);
     },
   };
 
