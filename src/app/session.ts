@@ -105,7 +105,13 @@ export function createSession(options: SessionOptions): Session {
       onError: (message) => status('error', message),
     });
 
-  const showHistory = (opened: OpenedHistory) => showOpenedHistory(opened, store, status);
+  // Messages taken back (no answer) are marked withdrawn in the log only when the next message is
+  // written: until then the file still says the question is unanswered, so quitting (or a signal)
+  // before sending anything loses nothing, and the next resume puts it back in the input again.
+  let pendingWithdrawals: string[] = [];
+  const showHistory = (opened: OpenedHistory) => {
+    pendingWithdrawals = showOpenedHistory(opened, store, status);
+  };
 
   store.getState().setModelName(modelName);
   let history = open({ continueLast: options.args?.continueLast ?? false, ...(options.args?.resume !== undefined ? { resume: options.args.resume } : {}) });
@@ -131,6 +137,7 @@ export function createSession(options: SessionOptions): Session {
 
   /** Keeps what a turn appends: in the store (via the event) and in the session file. */
   const record = (message: Message) => {
+    for (const id of pendingWithdrawals.splice(0)) history.log?.withdraw(id);
     history.log?.append(message);
     if (message.role === 'user') {
       // The transcript shows the user's message before anything of the answer.
@@ -153,8 +160,11 @@ export function createSession(options: SessionOptions): Session {
     modelName: () => modelName,
     status,
     withdraw(id, text, reason) {
+      // Cancelled because the app is closing (a signal, quit): the question stays as it is.
+      if (closed) return;
       batcher.flush();
-      withdrawUnanswered({ id, text, reason }, store, history.log, status);
+      withdrawUnanswered({ id, text, reason }, store, status);
+      pendingWithdrawals.push(id);
     },
   };
 
@@ -204,6 +214,7 @@ export function createSession(options: SessionOptions): Session {
     clearConversation() {
       history.log?.close();
       store.getState().clearChat();
+      pendingWithdrawals = [];
       history = open({});
       status('info', 'cleared; a new session starts with your next message');
     },

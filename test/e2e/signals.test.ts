@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
-import { textReply } from '../helpers/scripted-broker';
+import { hangReply, textReply } from '../helpers/scripted-broker';
 import { makeScratchHome, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 // Closing the terminal window (SIGHUP) or `kill` (SIGTERM) in the middle of an answer: what has
@@ -62,5 +62,25 @@ describe('a signal in the middle of an answer', () => {
     const sent = broker.requests[begin]!.body!.messages!;
     expect(sent.at(-2)).toMatchObject({ role: 'assistant' });
     expect(String(sent.at(-2)?.content)).toMatch(/^Partial start word0/);
+  });
+
+  it('SIGTERM before the first byte keeps the question: --continue puts it back in the input', async () => {
+    const home = makeScratchHome();
+    homes.push(home);
+    writeHomeConfig(home, { models: { scripted: { baseUrl: broker.url, model: 'scripted' } }, defaultModel: 'scripted', builtin: false });
+    broker.enqueue(hangReply());
+    const session = track(new TerminalSession({ cols: 100, rows: 30, home }));
+    await session.waitFor('Ask anything');
+    await session.typeSlowly('question for a model still loading');
+    session.write('\r');
+    await session.waitFor('waiting for the answer');
+    session.kill('SIGTERM');
+    expect(await session.waitForExit()).toBe(143);
+    await session.dispose();
+
+    expect(sessionMessages(home).map((message) => message.content)).toEqual(['question for a model still loading']);
+    const resumed = track(new TerminalSession({ cols: 100, rows: 30, home, args: ['--continue'] }));
+    await resumed.waitFor('the last message got no answer');
+    await resumed.waitFor(/│ ›\s+question for a model still loading/);
   });
 });

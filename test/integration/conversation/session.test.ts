@@ -116,6 +116,40 @@ describe('the TUI session', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
+  it('a pasted message starting with ! or : comes back as literal text: Enter sends it as a message, never as a command', async () => {
+    const config = await testConfig(broker.url, (c) => {
+      c.broker.maxRetries = 0;
+    });
+    const { store, session: s } = await start(config);
+    broker.enqueue(errorReply(500, { error: { message: 'down' } }));
+    s.submit('!rm -rf /tmp/never-run and why', { literal: true });
+    await s.idle();
+    expect(store.getState().editor).toMatchObject({ text: '!rm -rf /tmp/never-run and why', literal: true });
+    // What the input bar does on Enter with a literal editor.
+    const begin = broker.requests.length;
+    broker.enqueue(textReply('answered'));
+    s.submit(store.getState().editor.text, store.getState().editor.literal ? { literal: true } : undefined);
+    await s.idle();
+    expect(broker.requests[begin]!.body!.messages!.at(-1)).toEqual({ role: 'user', content: '!rm -rf /tmp/never-run and why' });
+    expect(store.getState().items.some((item) => item.kind === 'command')).toBe(false);
+  });
+
+  it('a taken-back message stays unanswered in the log until something new is sent: quitting loses nothing', async () => {
+    const config = await testConfig(broker.url);
+    const first = await start(config);
+    broker.enqueue(hangReply());
+    first.session.submit('slow model question');
+    await until(first.store, (state) => state.brokerState === 'waiting' || undefined);
+    first.session.cancel();
+    await first.session.idle();
+    expect(first.store.getState().draft).toBe('slow model question');
+    await first.session.close();
+
+    const { store } = await start(config, { continueLast: true });
+    expect(store.getState().editor).toMatchObject({ text: 'slow model question', literal: true });
+    expect(store.getState().messages).toEqual([]);
+  });
+
   it('a message that failed before any answer is taken back too, and says so; a typed draft is kept', async () => {
     const config = await testConfig(broker.url);
     const { store, session: s } = await start({ ...config, broker: { ...config.broker, maxRetries: 0 } });
