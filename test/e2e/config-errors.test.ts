@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, makeScratchHome, testEnv } from '../helpers/terminal';
@@ -30,5 +30,16 @@ describe('a config file that does not parse', () => {
     expect(lines[0]).toContain(`${name}: `);
     expect(lines[0]).toContain(expected);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a .js file that throws a SyntaxError while it runs is reported and run once, not read again', () => {
+    const marker = path.join(home, 'ran.log');
+    const { status, stderr } = run(
+      'throws.js',
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(marker)}, 'ran\\n');\nexport default JSON.parse('{bad');\n`,
+    );
+    expect(status).toBe(2);
+    expect(stderr.trim()).toMatch(/throws\.js: cannot load: .*JSON/);
+    expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   });
 });

@@ -109,7 +109,10 @@ async function describeLoadError(error: unknown, file: string, ext: string): Pro
   const message = error instanceof Error ? error.message : String(error);
   const located = locatedErrors(message, file);
   if (located) return located;
-  if (error instanceof SyntaxError && ext !== '.ts' && ext !== '.mts') {
+  // Only a parse error: one thrown while the file ran (JSON.parse in it, say) has the file in its
+  // stack, and reading the file again would run it again.
+  const thrownByTheFile = String((error as Error)?.stack ?? '').includes(pathToFileURL(file).href);
+  if (error instanceof SyntaxError && !thrownByTheFile && ext !== '.ts' && ext !== '.mts') {
     try {
       const { tsImport } = await import('tsx/esm/api');
       await tsImport(pathToFileURL(file).href, import.meta.url);
