@@ -143,9 +143,15 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
       // An error line may already have closed the answer; the note still belongs on it, so the
       // partial text reads as unfinished right away, not only after a resume.
       const answer = lastAnswerOfTurn(state.items);
-      const items = answer
+      let items = answer
         ? updateItem(state.items, answer.id, (item) => ({ ...item, streaming: false, ...(note && item.kind === 'assistant' && !item.endNote ? { endNote: note } : {}) }) as ChatItem)
         : state.items;
+      // Cancelled after the tools finished, while the model was to answer their results: no item
+      // shows it, so say it.
+      const last = items.at(-1);
+      if (event.finishReason === 'cancelled' && last?.kind === 'tool' && (last.state === 'done' || last.state === 'error' || last.state === 'denied' || last.state === 'skipped')) {
+        items = [...items, { kind: 'status', id: newItemId('s'), version: 0, level: 'info', text: 'cancelled before the model answered the tool results' }];
+      }
       return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
     }
   }

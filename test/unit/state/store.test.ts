@@ -72,6 +72,25 @@ describe('chat slice', () => {
     expect(store.getState().items.filter((item) => item.kind === 'assistant').at(-1)).toMatchObject({ text: 'half', endNote: 'cancelled' });
   });
 
+  it('a turn cancelled while the model was to answer the tool results says so in the transcript', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    const at = new Date(0).toISOString();
+    apply({ type: 'message', message: { id: 'u1', role: 'user', content: 'compute', at } });
+    apply({ type: 'message', message: { id: 'a1', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'builtin__calculator', arguments: '{}' }], finishReason: 'tool_calls', at } });
+    apply({ type: 'tool-call', call: { id: 'c1', wireName: 'builtin__calculator', rawArguments: '{}' } });
+    apply({ type: 'tool-result', id: 'c1', name: 'builtin__calculator', content: '4', isError: false, outcome: 'ok' });
+    apply({ type: 'request-start', depth: 1, model: 'local' });
+    apply({ type: 'done', finishReason: 'cancelled' });
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'status', text: 'cancelled before the model answered the tool results' });
+
+    // A cancelled tool says it itself: no second line.
+    apply({ type: 'tool-call', call: { id: 'c2', wireName: 'builtin__calculator', rawArguments: '{}' } });
+    apply({ type: 'tool-result', id: 'c2', name: 'builtin__calculator', content: '[aish] tool call cancelled by the user', isError: true, outcome: 'cancelled' });
+    apply({ type: 'done', finishReason: 'cancelled' });
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'tool', state: 'cancelled' });
+  });
+
   it('follows a tool call from frame to result, and a denied one stays denied', () => {
     const store = createAppStore();
     const apply = store.getState().applyConversationEvent;
