@@ -2,10 +2,10 @@
  * What the benchmarks feed the app: the markdown answer, the earlier messages of a long session,
  * and a scratch home with a config pointing at the scripted broker.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { chunk, sse, usageChunk, type SseItem, type StreamResponse } from '../test/helpers/scripted-broker';
+import { makeScratchHome, testEnv, writeHomeConfig } from '../test/helpers/terminal';
 import { createSessionLog } from '../src/services/history/index';
 import type { Message } from '../src/services/conversation/types';
 
@@ -73,20 +73,10 @@ export interface ScratchHome {
 
 /** A home of its own with XDG dirs inside, a config file, and a clean environment (no CI markers, no keys). */
 export function scratchHome(config: unknown): ScratchHome {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'aish-bench-'));
-  const configDir = path.join(home, '.config', 'aish');
-  mkdirSync(configDir, { recursive: true });
-  writeFileSync(path.join(configDir, 'config.json'), JSON.stringify(config, null, 2));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/sh',
-  };
-  return { home, env, stateDir: path.join(home, '.local', 'state', 'aish'), dispose: () => rmSync(home, { recursive: true, force: true }) };
+  // The same clean home and environment the end-to-end tests give the app.
+  const home = makeScratchHome('aish-bench-');
+  writeHomeConfig(home, config);
+  return { home, env: testEnv(home), stateDir: path.join(home, '.local', 'state', 'aish'), dispose: () => rmSync(home, { recursive: true, force: true }) };
 }
 
 /** A config that talks to the scripted broker; `extra` is merged on top. */

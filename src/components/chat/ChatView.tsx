@@ -1,31 +1,18 @@
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { ChatItem } from '../../state/types';
-import type { Theme } from '../theme';
 import { TICK_MS } from './common';
 import { highlighterGeneration, subscribeHighlighter } from './highlight';
 import { sharedTranscriptCache, type TranscriptCache } from './transcript';
-import { TranscriptViewport } from './viewport';
+import { TranscriptViewport, type ViewportInput } from './viewport';
 
-export interface ChatViewProps {
-  items: ChatItem[];
-  width: number;
-  height: number;
-  /** Lines up from the bottom; 0 follows new output. */
-  scrollOffset: number;
-  theme: Theme;
-  focused: boolean;
-  reasoningCollapsed: boolean;
-  /** Tool, command, user and status items shown in full rather than as a preview. */
-  expandedIds: ReadonlySet<string>;
+/** The viewport's input, except what the view derives itself (holding still) or defaults (the cache). */
+export interface ChatViewProps extends Omit<ViewportInput, 'holdStill' | 'cache'> {
   /**
    * Optional. When given, the view stays still while output arrives below a scrolled-up view (it
    * reports the offset that keeps the same rows on screen) and offsets past the top are reported
    * clamped. Without it `scrollOffset` is applied as is.
    */
   onScrollOffsetChange?: (offset: number) => void;
-  /** Optional fixed clock (ms) for spinners and elapsed times; by default the view ticks while something runs. */
-  now?: number;
   /** Optional line cache; the app-wide shared one by default (measureTranscript reads the same). */
   cache?: TranscriptCache;
 }

@@ -24,6 +24,7 @@ export interface ViewportInput {
   expandedIds: ReadonlySet<string>;
   /** Hold a scrolled-up view still while output arrives below (the caller takes the reported offset). */
   holdStill: boolean;
+  /** Optional fixed clock (ms) for spinners and elapsed times; by default the view ticks while something runs. */
   now?: number;
   cache: TranscriptCache;
 }
