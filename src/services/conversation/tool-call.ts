@@ -2,6 +2,7 @@
 // through the MCP service, and answered with exactly one tool turn whatever happens (seed §4:
 // an unanswered call breaks strict chat templates and leaves the model guessing).
 import type { CompletedToolCall } from '../broker/types';
+import { ARGUMENTS_INVALID, CANCELLED } from '../mcp/texts';
 import type { McpService, ToolCallOutcome, ToolOutcomeKind } from '../mcp/types';
 import type { IndexedTool } from '../tools/names';
 import { HEADLESS_NO_RULE, type ApprovalPolicy } from '../tools/policy';
@@ -9,10 +10,7 @@ import { createChannel } from './channel';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
 
 export const DENIED_BY_USER = '[aish] tool call denied by the user';
-export const CANCELLED = '[aish] tool call cancelled by the user';
 export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
-/** The MCP service's own words for the same check (kept here so this module does not load the MCP client). */
-const ARGUMENTS_INVALID = '[aish] tool arguments invalid: ';
 
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 

@@ -7,10 +7,9 @@ import type { ArgumentValidator } from './validate';
 
 // seed §4: every call ends in text for the model, whatever went wrong. Nothing here throws.
 
-export const DISPATCH_FAILED = '[aish] tool dispatch failed: ';
-export const TRANSPORT_ERROR = '[aish] tool transport error: ';
-export const ARGUMENTS_INVALID = '[aish] tool arguments invalid: ';
-export const CANCELLED = '[aish] tool call cancelled by the user';
+import { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR } from './texts';
+
+export { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR };
 
 /** Long operations report progress; the timeout counts silence, bounded overall by this factor. */
 const TOTAL_TIMEOUT_FACTOR = 10;
