@@ -2,15 +2,18 @@
 // the UI, the MCP client and the headless runner are imported when they are needed.
 import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
 import { ConfigError } from './services/config/errors';
+import { sanitize, sanitizeLabel } from './services/terminal/sanitize';
 import { VERSION } from './version';
 
+// These lines quote config files, command lines and servers' words: escaped like everything else
+// that reaches the terminal.
 function fail(error: unknown): number {
   if (error instanceof ConfigError) {
-    for (const line of error.lines) process.stderr.write(`aish-tui: ${line}\n`);
+    for (const line of error.lines) process.stderr.write(`aish-tui: ${sanitizeLabel(line)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`aish-tui: ${message}\n`);
+  process.stderr.write(`aish-tui: ${sanitize(message)}\n`);
   return 1;
 }
 

@@ -42,4 +42,11 @@ describe('a config file that does not parse', () => {
     expect(stderr.trim()).toMatch(/throws\.js: cannot load: .*JSON/);
     expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   });
+
+  it('what a config file quotes back is escaped: no bidi override or C1 control reaches the terminal', () => {
+    const { status, stderr } = run('hostile.json', JSON.stringify({ mcp: { 'x\u202ey': 1, 'z\u009b2J': 2 } }));
+    expect(status).toBe(2);
+    expect(stderr).toContain('unknown keys "x<U+202E>y", "z\\x9b2J"');
+    expect(stderr).not.toMatch(/[\u202e\u009b]/);
+  });
 });
