@@ -69,14 +69,26 @@ function splitLines(frame: string): string[] {
   return lines;
 }
 
-/** Rows of `rows` that still show the same text `shift` rows further down in `before` (blank rows aside). */
-function matchesShifted(before: readonly Row[], rows: readonly Row[], height: number, shift: number): number {
+/**
+ * Region rows among the top `span` rows of `rows` that show the same text `shift` rows further
+ * down in `before` (further up for a negative shift), blank rows aside: what scrolling those rows
+ * by `shift` would keep.
+ */
+function matchesShifted(before: readonly Row[], rows: readonly Row[], span: number, cut: number, shift: number): number {
   let matches = 0;
-  for (let row = 0; row + shift < height; row++) {
-    const left = rows[row]!.left;
-    if (left.length > 0 && left === before[row + shift]?.left) matches++;
+  for (let row = Math.max(0, -shift); row < span && row + shift < span; row++) {
+    const now = rows[row];
+    const then = before[row + shift];
+    if (now && then && now.cut === cut && then.cut === cut && now.left.length > 0 && now.left === then.left) matches++;
   }
   return matches;
+}
+
+/** How many rows from the top of `rows` belong to a region cut at `cut`. */
+function regionRowsOf(rows: readonly Row[], cut: number): number {
+  let count = 0;
+  while (count < rows.length && rows[count]!.cut === cut) count++;
+  return count;
 }
 
 export class ScreenWriter {
@@ -123,8 +135,41 @@ export class ScreenWriter {
   }
 
   /**
+   * When the region's rows moved (a streamed answer scrolling them up; the region growing or
+   * shrinking by a few rows, as when the waiting line below it comes and goes), lets the terminal
+   * move them within a scroll region over the rows both frames give the region, and returns what
+   * the screen then shows, so only the rest is written.
+   */
+  private scrollRegion(before: Row[], rows: readonly Row[], regionHeight: number, emit: (scroll: string) => void): Row[] {
+    const cut = rows[0]!.cut;
+    // Over the rows either frame gives the region: when it shrinks, the rows it gives up still
+    // hold what scrolls into the rows it keeps.
+    const span = Math.min(Math.max(regionHeight, regionRowsOf(before, cut)), rows.length);
+    let best = 0;
+    let bestMatches = matchesShifted(before, rows, span, cut, 0);
+    const unmoved = bestMatches;
+    for (let distance = 1; distance < span; distance++) {
+      for (const shift of [distance, -distance]) {
+        const matches = matchesShifted(before, rows, span, cut, shift);
+        if (matches > bestMatches) {
+          best = shift;
+          bestMatches = matches;
+        }
+      }
+    }
+    if (best === 0 || bestMatches < 2 || bestMatches <= unmoved + 1) return before;
+    const distance = Math.abs(best);
+    // SU moves the rows up (new ones appear at the bottom), SD down; the rows let in are blank.
+    emit(`${RESET}\x1b[1;${span}r\x1b[${distance}${best > 0 ? 'S' : 'T'}${RESET_MARGINS}`);
+    const blank = (): Row => ({ left: '', right: '', cut: -1 });
+    const window = Array.from({ length: span }, (_, row) => before[row] ?? blank());
+    const moved = best > 0 ? [...window.slice(best), ...Array.from({ length: distance }, blank)] : [...Array.from({ length: distance }, blank), ...window.slice(0, span - distance)];
+    return [...moved, ...before.slice(span)];
+  }
+
+  /**
    * Draws a frame from Ink, or (without one) the last frame again with the region's current rows.
-   * Only rows that changed are written; when the region's rows moved up (a streamed answer
+   * Only rows that changed are written; when the region's rows moved (a streamed answer
    * scrolling), the terminal scrolls them itself inside a scroll region and only what is new is
    * written.
    */
@@ -138,23 +183,8 @@ export class ScreenWriter {
     if (this.fullRepaint) {
       out += HIDE_CURSOR + RESET + '\x1b[2J';
       before = [];
-    } else if (regionHeight >= 3 && before[0]?.cut === rows[0]?.cut && before[regionHeight - 1]?.cut === rows[0]?.cut && before[regionHeight]?.cut !== rows[0]?.cut) {
-      // The same region as last time: did its rows move up?
-      let best = 0;
-      let bestMatches = matchesShifted(before, rows, regionHeight, 0);
-      const unmoved = bestMatches;
-      for (let shift = 1; shift < regionHeight; shift++) {
-        const matches = matchesShifted(before, rows, regionHeight, shift);
-        if (matches > bestMatches) {
-          best = shift;
-          bestMatches = matches;
-        }
-      }
-      if (best > 0 && bestMatches >= 2 && bestMatches > unmoved + 1) {
-        out += `${RESET}\x1b[1;${regionHeight}r\x1b[${best}S${RESET_MARGINS}`;
-        const cut = rows[0]!.cut;
-        before = [...before.slice(best, regionHeight), ...Array.from({ length: best }, () => ({ left: '', right: '', cut })), ...before.slice(regionHeight)];
-      }
+    } else if (regionHeight >= 3) {
+      before = this.scrollRegion(before, rows, regionHeight, (scroll) => (out += scroll));
     }
 
     // A reset goes before erasing when the text written before may have left a style open

@@ -47,7 +47,7 @@ const step = fc.record({
   arrive: fc.array(regionLine, { maxLength: 5 }),
   rewriteLast: fc.option(regionLine, { nil: undefined }),
   side: fc.array(sideLine, { minLength: ROWS, maxLength: ROWS }),
-  regionHeight: fc.constantFrom(7, 7, 7, 9),
+  regionHeight: fc.constantFrom(7, 7, 7, 9, 5),
 });
 
 describe('screen writer', () => {
@@ -59,11 +59,13 @@ describe('screen writer', () => {
         const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
         const region = new Region(24, 7, []);
         writer.setRegion(region);
-        let lines: string[] = [];
+        let history: string[] = [];
         try {
           for (const { arrive, rewriteLast, side, regionHeight } of steps) {
-            lines = [...lines, ...arrive].slice(-regionHeight);
-            if (rewriteLast !== undefined && lines.length > 0) lines[lines.length - 1] = rewriteLast;
+            history = [...history, ...arrive];
+            if (rewriteLast !== undefined && history.length > 0) history[history.length - 1] = rewriteLast;
+            // The newest rows at the bottom: a taller region shows older rows again at its top.
+            const lines = history.slice(-regionHeight);
             region.height = regionHeight;
             region.lines = [...Array.from({ length: regionHeight - lines.length }, () => ''), ...lines];
             // Ink's frame: blank where the region is, a sidebar beside it, the input below.
@@ -104,5 +106,37 @@ describe('screen writer', () => {
     expect(sent[0]).toContain('line 9');
     expect(sent[0]).not.toContain('line 7');
     expect(sent[0]!.length).toBeLessThan(200);
+  });
+
+  it('scrolls the rows the region keeps when it shrinks and grows again, as around the waiting line', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const history = Array.from({ length: 30 }, (_, row) => `line ${row}`);
+    const region = new Region(24, 8, history.slice(-8));
+    writer.setRegion(region);
+    const frameFor = (regionHeight: number) =>
+      Array.from({ length: ROWS }, (_, row) => (row < regionHeight ? `${' '.repeat(24)}│ side │` : row < 8 ? 'waiting for the answer' : `input ${row}`)).join('\n');
+    writer.render(frameFor(8));
+
+    // Two rows below the region go to the waiting line: the last six rows stay, two rows up.
+    region.height = 6;
+    region.lines = history.slice(-6);
+    sent.length = 0;
+    writer.render(frameFor(6));
+    expect(sent[0]).toContain('\x1b[1;8r\x1b[2S\x1b[r');
+    expect(sent[0]).toContain('waiting for the answer');
+    expect(sent[0]).not.toMatch(/line \d/);
+
+    // The waiting line goes and the first answer row arrives: the region takes its rows back,
+    // showing one older row again at the top; the kept rows move one row down.
+    history.push('answer 1');
+    region.height = 8;
+    region.lines = history.slice(-8);
+    sent.length = 0;
+    writer.render(frameFor(8));
+    expect(sent[0]).toContain('\x1b[1;8r\x1b[1T\x1b[r');
+    expect(sent[0]).toContain('line 23');
+    expect(sent[0]).toContain('answer 1');
+    expect(sent[0]).not.toMatch(/line (2[4-9])/);
   });
 });
