@@ -22,7 +22,7 @@ import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
 import { lazyMcpManager } from './lazyMcp';
-import { showOpenedHistory, withdrawUnanswered } from './sessionHistory';
+import { showOpenedHistory, takeBack } from './sessionHistory';
 import { runChatTurn, runShellTurn, type TurnContext } from './turns';
 
 // The broker client and the MCP manager are loaded after the first frame (see createSession), so
@@ -131,6 +131,13 @@ export function createSession(options: SessionOptions): Session {
 
   let current: AbortController | undefined;
   const queue: Job[] = [];
+  /** Messages Esc took out of the queue: back into the input once the running one has ended. */
+  let cancelledQueue: Job[] = [];
+  const typed = (job: Job) => (job.kind === 'chat' ? job.text : `!${job.command}`);
+  const takeBackCancelled = (unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' }) => {
+    const jobs = cancelledQueue.splice(0);
+    takeBack({ ...(unanswered ? { unanswered } : {}), queued: jobs.map(typed), queuedCommand: jobs.length === 1 && jobs[0]!.kind === 'shell' }, store, status);
+  };
   let draining: Promise<void> | undefined;
 
   const batcher = createEventBatcher((events) => store.getState().applyConversationEvents(events), config.ui.maxFps);
@@ -163,7 +170,7 @@ export function createSession(options: SessionOptions): Session {
       // Cancelled because the app is closing (a signal, quit): the question stays as it is.
       if (closed) return;
       batcher.flush();
-      withdrawUnanswered({ id, text, reason }, store, status);
+      takeBackCancelled({ id, text, reason });
       pendingWithdrawals.push(id);
     },
   };
@@ -184,6 +191,8 @@ export function createSession(options: SessionOptions): Session {
         batcher.flush();
         history.log?.flush();
         current = undefined;
+        // The running message was answered (in part): the queued ones come back on their own.
+        if (cancelledQueue.length > 0 && !closed) takeBackCancelled();
       }
     }
   }
@@ -254,10 +263,9 @@ export function createSession(options: SessionOptions): Session {
     },
     cancel() {
       if (!current) return false;
-      const dropped = queue.splice(0).length;
+      cancelledQueue.push(...queue.splice(0));
       current.abort();
       store.getState().cancelPending();
-      if (dropped > 0) status('info', `cancelled; ${dropped} queued message(s) dropped (↑ recalls them)`);
       return true;
     },
     quit() {

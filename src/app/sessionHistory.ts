@@ -38,20 +38,40 @@ function restoreToInput(store: AppStore, text: string): void {
   state.setEditor({ ...editorFromText(text), literal: true, killed: state.editor.killed });
 }
 
+/** What Esc took back: the running message when it got no answer, and the messages queued behind it. */
+export interface TakenBack {
+  unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' };
+  /** Queued texts as typed (`!command` for a queued shell command). */
+  queued: readonly string[];
+  /** The only thing taken back is one queued `!command`: it goes back as a command, not as a message. */
+  queuedCommand?: boolean;
+}
+
 /**
- * A message that got no answer at all (cancelled before the first byte, or failed): out of the
- * conversation and the transcript, and back in the input when the input is empty (else ↑ recalls
- * it from the input history). The session marks it withdrawn in the log.
+ * A message that got no answer at all (cancelled before the first byte, or failed) leaves the
+ * conversation and the transcript; it and any messages queued behind it go back into the input
+ * when the input is empty, in the order they were typed (else ↑ recalls them from the input
+ * history). The session marks the unanswered one withdrawn in the log.
  */
-export function withdrawUnanswered(message: { id: string; text: string; reason: 'cancelled' | 'error' }, store: AppStore, status: Status): void {
+export function takeBack(taken: TakenBack, store: AppStore, status: Status): void {
   const state = store.getState();
-  state.withdrawUserMessage(message.id);
-  const what = message.reason === 'cancelled' ? 'cancelled before the answer began' : 'no answer';
-  const level = message.reason === 'cancelled' ? 'info' : 'warn';
+  const { unanswered, queued } = taken;
+  if (unanswered) state.withdrawUserMessage(unanswered.id);
+  const texts = [...(unanswered ? [unanswered.text] : []), ...queued];
+  if (texts.length === 0) return;
+  const what = unanswered ? (unanswered.reason === 'cancelled' ? 'cancelled before the answer began' : 'no answer') : 'cancelled';
+  const level = unanswered?.reason === 'error' ? 'warn' : 'info';
+  const messages = unanswered ? (queued.length > 0 ? `your message and ${countOf(queued.length, 'queued one')}` : 'your message') : countOf(queued.length, 'queued message');
   if (state.draft.trim().length === 0) {
-    restoreToInput(store, message.text);
-    status(level, `${what}: your message is back in the input (Enter sends it again)`);
+    if (!unanswered && taken.queuedCommand && queued.length === 1) state.setEditor({ ...editorFromText(queued[0]!), killed: state.editor.killed });
+    else restoreToInput(store, texts.join('\n\n'));
+    const plural = texts.length > 1 ? 'are' : 'is';
+    status(level, `${what}: ${messages} ${plural} back in the input (Enter sends ${texts.length > 1 ? 'them as one message' : 'it again'})`);
   } else {
-    status(level, `${what}: your message was taken back (↑ recalls it)`);
+    status(level, `${what}: ${messages} ${texts.length > 1 ? 'were' : 'was'} taken back (↑ recalls ${texts.length > 1 ? 'them' : 'it'})`);
   }
+}
+
+function countOf(count: number, noun: string): string {
+  return count === 1 ? `1 ${noun}` : `${count} ${noun}s`;
 }

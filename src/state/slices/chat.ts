@@ -34,9 +34,17 @@ function updateItem(items: ChatItem[], id: string, update: (item: ChatItem) => C
   return items;
 }
 
+/**
+ * The answer still streaming, if nothing but status lines came after it: a notice shown while it
+ * streams (a message queued, a server's state) goes below it and does not cut it in two.
+ */
 function lastStreamingAssistant(items: ChatItem[]): Extract<ChatItem, { kind: 'assistant' }> | undefined {
-  const last = items[items.length - 1];
-  return last && last.kind === 'assistant' && last.streaming ? last : undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index]!;
+    if (item.kind === 'assistant') return item.streaming ? item : undefined;
+    if (item.kind !== 'status') return undefined;
+  }
+  return undefined;
 }
 
 function itemsFromMessages(messages: Message[]): ChatItem[] {

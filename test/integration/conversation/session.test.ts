@@ -116,6 +116,57 @@ describe('the TUI session', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
+  it('Esc with messages queued behind the running one puts them back into the input, in order; none is sent', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    const begin = broker.requests.length;
+    broker.enqueue(hangReply());
+    s.submit('running question');
+    await until(store, (state) => state.brokerState === 'waiting' || undefined);
+    s.submit('queued one');
+    s.submit('!echo queued two');
+    expect(s.cancel()).toBe(true);
+    await s.idle();
+    const state = store.getState();
+    // The running message got no answer: it comes back first, the queued ones after it.
+    expect(state.editor).toMatchObject({ text: 'running question\n\nqueued one\n\n!echo queued two', literal: true });
+    expect(statusTexts(state.items).join('\n')).toContain('cancelled before the answer began: your message and 2 queued ones are back in the input (Enter sends them as one message)');
+    expect(state.messages).toEqual([]);
+    expect(state.items.some((item) => item.kind === 'command')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(broker.requests.length - begin).toBe(1);
+  });
+
+  it('queued messages come back alone when the running one was answered in part; a queued !command comes back as a command', async () => {
+    const config = await testConfig(broker.url);
+    const { store, session: s } = await start(config);
+    broker.enqueue(textReply('a b c d e f g h i j k l m n o p q r s t u v w x y z', { chunkSize: 2, tokensPerSecond: 10 }));
+    s.submit('alphabet slowly');
+    await until(store, (state) => state.items.find((item) => item.kind === 'assistant' && item.text.length > 0));
+    s.submit('!echo later');
+    expect(s.cancel()).toBe(true);
+    await s.idle();
+    const state = store.getState();
+    expect(state.messages.at(-1)).toMatchObject({ role: 'assistant', finishReason: 'cancelled' });
+    // Not literal: Enter runs it, as it would have run when typed.
+    expect(state.editor.text).toBe('!echo later');
+    expect(state.editor.literal).not.toBe(true);
+    expect(statusTexts(state.items).join('\n')).toContain('cancelled: 1 queued message is back in the input (Enter sends it again)');
+    expect(state.items.some((item) => item.kind === 'command')).toBe(false);
+
+    // With something typed meanwhile, the draft is kept and ↑ recalls the queued ones.
+    broker.enqueue(hangReply());
+    state.setDraft('');
+    s.submit('second running');
+    await until(store, (next) => next.brokerState === 'waiting' || undefined);
+    s.submit('queued three');
+    store.getState().setDraft('my draft');
+    s.cancel();
+    await s.idle();
+    expect(store.getState().draft).toBe('my draft');
+    expect(statusTexts(store.getState().items).join('\n')).toContain('your message and 1 queued one were taken back (↑ recalls them)');
+  });
+
   it('a pasted message starting with ! or : comes back as literal text: Enter sends it as a message, never as a command', async () => {
     const config = await testConfig(broker.url, (c) => {
       c.broker.maxRetries = 0;

@@ -32,6 +32,18 @@ describe('chat slice', () => {
     expect(store.getState().brokerState).toBe('idle');
   });
 
+  it('a status line shown while an answer streams goes below it without cutting the answer in two', () => {
+    const store = createAppStore();
+    const apply = store.getState().applyConversationEvent;
+    apply({ type: 'text-delta', text: 'This ' });
+    store.getState().addStatus('info', 'queued: runs when the current answer ends (1 waiting)');
+    apply({ type: 'status', level: 'info', message: 'a server notice' });
+    apply({ type: 'text-delta', text: 'answer goes on' });
+    apply({ type: 'done', finishReason: 'stop' });
+    expect(store.getState().items.map((item) => item.kind)).toEqual(['assistant', 'status', 'status']);
+    expect(store.getState().items[0]).toMatchObject({ text: 'This answer goes on', streaming: false });
+  });
+
   it('marks an answer that did not finish cleanly', () => {
     const store = createAppStore();
     const apply = store.getState().applyConversationEvent;
