@@ -23,7 +23,7 @@ export const KEYMAP: readonly KeyBinding[] = [
 
   { where: 'input', keys: 'Enter', does: 'send the message (or run the :command / !shell command)', short: 'Enter send' },
   { where: 'input', keys: 'Ctrl+J / Alt+Enter', does: 'insert a newline', short: 'Ctrl+J newline' },
-  { where: 'input', keys: 'Esc', does: 'cancel the running answer or tool', short: 'Esc cancel' },
+  { where: 'input', keys: 'Esc', does: 'cancel the running answer or tool; a message that got no answer yet, and any queued behind it, go back into the input', short: 'Esc cancel' },
   { where: 'input', keys: '↑ / ↓', does: 'previous / next message from the input history (on the first / last line)' },
   { where: 'input', keys: 'Tab', does: 'complete a :command, model name or server alias (when the input starts with :)' },
   { where: 'input', keys: 'Home / End', does: 'with an empty input: top / bottom of the transcript; else start / end of the line' },
