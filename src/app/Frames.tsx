@@ -58,6 +58,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const commandTotal = useAppState(selectCommandTotal);
   const frameUi = useAppState(selectFrameUi);
   const shown = useRef<ShownFrame | undefined>(undefined);
+  // When the head was first drawn. A frame's key delay counts from then: a command queued behind
+  // approvals (or pushed back by one) was queued long before the user sees it.
+  const drawnSince = useRef<{ key: string; at: number } | undefined>(undefined);
   const [, setTick] = useState(0);
 
   const head: Head | undefined = approval
@@ -84,7 +87,11 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   let node: ReactNode = null;
   let height = 0;
   let armedLater = false;
+  let shownAt: number | undefined;
   if (head) {
+    const headKey = `${head.kind}:${head.id}`;
+    if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
+    shownAt = Math.max(head.shownAt, drawnSince.current.at);
     const ui = uiFor(frameUi, head.id, width);
     const layoutFor = (armed: boolean) =>
       head.kind === 'approval' ? layoutApproval({ parts, width, maxHeight, ui, armed }) : layoutCommand({ parts, width, maxHeight, ui, armed });
@@ -92,11 +99,11 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     // A frame taller than the rows it has on screen is clipped: what is cut off was never seen.
     const clipped = probe.height > screenRows;
     const total = broken || clipped ? Number.MAX_SAFE_INTEGER : probe.total;
-    const context: FrameKeyContext = { kind: head.kind, shownAt: head.shownAt, total, viewport: probe.viewport, command: head.command };
+    const context: FrameKeyContext = { kind: head.kind, shownAt, total, viewport: probe.viewport, command: head.command };
     const armed = isArmed(ui, context, now);
-    armedLater = !armed && now - head.shownAt < APPROVAL_DELAY_MS;
+    armedLater = !armed && now - shownAt < APPROVAL_DELAY_MS;
     const layout = armed ? layoutFor(true) : probe;
-    shown.current = { id: head.id, kind: head.kind, shownAt: head.shownAt, total, viewport: layout.viewport, width, command: head.command };
+    shown.current = { id: head.id, kind: head.kind, shownAt, total, viewport: layout.viewport, width, command: head.command };
     height = layout.height;
     if (approval && call) {
       const request = approval.request;
@@ -108,16 +115,16 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     }
   } else {
     shown.current = undefined;
+    drawnSince.current = undefined;
   }
 
   // Redraw when the key delay is over, so the buttons light up.
   const headId = head?.id;
-  const headShownAt = head?.shownAt;
   useEffect(() => {
-    if (!armedLater || headShownAt === undefined) return;
-    const timer = setTimeout(() => setTick((tick) => tick + 1), Math.max(0, headShownAt + APPROVAL_DELAY_MS - Date.now()) + 5);
+    if (!armedLater || shownAt === undefined) return;
+    const timer = setTimeout(() => setTick((tick) => tick + 1), Math.max(0, shownAt + APPROVAL_DELAY_MS - Date.now()) + 5);
     return () => clearTimeout(timer);
-  }, [armedLater, headId, headShownAt]);
+  }, [armedLater, headId, shownAt]);
 
   useKeys((key) => {
     const state = store.getState();
@@ -129,7 +136,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       return !(key.ctrl || key.meta);
     }
     const ui = uiFor(state.frameUi, current.id, drawn.width);
-    const result = frameKey(ui, key, { kind: current.kind, shownAt: current.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    const result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);
     if (result.answer) {
