@@ -5,7 +5,7 @@ import { renderMarkdown, type MarkdownContext } from './markdown';
 import { clipHead, exceedsHead } from './preview';
 import { releasePlainStream, releaseStream, renderMarkdownStreaming, wrapPlainStreaming } from './streaming';
 import type { Style } from './style';
-import { serialize, truncateSpans, wrapSpans } from './text';
+import { serialize, spansWidth, textWidth, truncateSpans, wrapSpans, type Span } from './text';
 import { commandItemLines, toolItemLines } from './tools';
 
 export type { ItemContext, ItemLayout } from './common';
@@ -107,15 +107,44 @@ function assistantLines(item: Extract<ChatItem, { kind: 'assistant' }>, width: n
 
 const STATUS_GLYPHS = { info: INFO_GLYPH, warn: WARN_GLYPH, error: ERROR_GLYPH } as const;
 
+/** A hanging column leaves at least this many columns for the text under it. */
+const MIN_HANGING_TEXT = 24;
+/** How far a row hangs when its second column is too far right for the width. */
+const FALLBACK_HANG = 4;
+
+/**
+ * Where the wrapped rows of one status line continue, in columns from the text's left edge: under
+ * the second column of a `name  description` row (the listings of the `:` commands), else under
+ * the line's own indentation, so a long description reads as one block instead of running back
+ * to the margin under the names.
+ */
+export function hangingColumn(line: string, width: number): number {
+  const indent = /^ */.exec(line)![0].length;
+  const gap = / {2,}(?=\S)/g;
+  gap.lastIndex = indent;
+  const found = gap.exec(line);
+  const column = found ? textWidth(line.slice(0, found.index)) + found[0].length : indent;
+  if (width - column >= MIN_HANGING_TEXT) return column;
+  return width - indent - FALLBACK_HANG >= MIN_HANGING_TEXT ? indent + FALLBACK_HANG : 0;
+}
+
 function statusLines(item: Extract<ChatItem, { kind: 'status' }>, width: number, ctx: ItemContext): string[] {
   const { styles } = ctx;
   const levelStyle: Style = item.level === 'error' ? styles.error : item.level === 'warn' ? styles.warn : styles.info;
   const textStyle: Style = item.level === 'info' ? styles.muted : levelStyle;
   const clipped = clipHead(item.text, ctx.expanded ? LIMITS.expandedLines : LIMITS.statusLines, ctx.expanded ? LIMITS.expandedChars : LIMITS.maxChars);
-  const lines = wrapSpans([{ text: sanitize(clipped.text), style: textStyle }], width, {
-    firstPrefix: [{ text: `${STATUS_GLYPHS[item.level]} `, style: { ...levelStyle, bold: item.level !== 'info' } }],
-    restPrefix: INDENT,
-  });
+  const glyph: Span[] = [{ text: `${STATUS_GLYPHS[item.level]} `, style: { ...levelStyle, bold: item.level !== 'info' } }];
+  const textWidthAvailable = width - spansWidth(INDENT);
+  const lines = sanitize(clipped.text)
+    .split('\n')
+    .flatMap((line, index) => {
+      const hang = hangingColumn(line, textWidthAvailable);
+      return wrapSpans([{ text: line, style: textStyle }], width, {
+        firstPrefix: index === 0 ? glyph : INDENT,
+        restPrefix: INDENT,
+        continuationPrefix: hang > 0 ? [{ text: ' '.repeat(spansWidth(INDENT) + hang) }] : INDENT,
+      });
+    });
   return [...lines, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
 }
 

@@ -1,14 +1,17 @@
+import stringWidth from 'string-width';
+import { sanitizeLabel } from '../terminal/sanitize';
 import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
 import { formatDuration } from './duration';
 import type { McpToolInfo, ServerSnapshot } from './types';
 
 // Plain-text and JSON views of servers and tools for the `:mcp list|tools|tool` commands and the
-// `aish-tui mcp ...` subcommands. The text is raw (server-controlled names and descriptions): the
-// caller sanitizes each line at display time.
+// `aish-tui mcp ...` subcommands. The text is raw (server-controlled names and descriptions) except
+// where it is laid out in columns (`describeTools`); the caller sanitizes each line at display time.
 
-function firstLine(text: string | undefined, max = 100): string {
+/** The first non-empty line, cut (with `…`) at `max` characters: the list stays a list; `:mcp tool` shows all. */
+function firstLine(text: string | undefined, max = 160): string {
   const line = (text ?? '').split(/\r?\n/).find((candidate) => candidate.trim())?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function serverDetail(server: ServerSnapshot): string {
@@ -41,23 +44,39 @@ export function describeServers(servers: readonly ServerSnapshot[]): string[] {
   });
 }
 
-/** `:mcp tools` — every tool of every ready server as `alias__tool  description`. */
+/** Names wider than this do not widen the name column: their description starts on the next line. */
+const NAME_COLUMN_MAX = 40;
+
+/**
+ * `:mcp tools` — every tool of every ready server as `alias__tool  description`, the descriptions
+ * in one column. The transcript wraps a long description under that column (the width is known
+ * only there); a name too long for the column has its description on the next line, indented to
+ * the column. Names and descriptions are made one-line labels here, so a name with a newline in
+ * it cannot pose as a row of its own and the column is measured on what will be shown.
+ */
 export function describeTools(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): string[] {
   const ready = servers.filter((server) => server.state === 'ready');
   const rows: Array<[string, string]> = [];
   for (const server of ready) {
     for (const tool of server.tools) {
       const problem = schemaProblem(tool.inputSchema, limits);
-      rows.push([displayName(server.alias, tool.name), problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title)]);
+      const description = problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title);
+      rows.push([sanitizeLabel(displayName(server.alias, tool.name)), sanitizeLabel(description)]);
     }
   }
   const notReady = servers.filter((server) => server.state !== 'ready').map((server) => `${server.alias} (${server.state})`);
   const lines: string[] = [];
   if (rows.length === 0) lines.push('no tools');
-  const width = Math.min(48, Math.max(0, ...rows.map(([name]) => name.length)));
-  for (const [name, description] of rows) lines.push(description ? `${name.padEnd(width)}  ${description}` : name);
-  if (notReady.length > 0) lines.push(`not ready: ${notReady.join(', ')}`);
-  for (const problem of buildToolIndex(ready, limits).problems.filter((line) => !line.includes('withheld'))) lines.push(problem);
+  const fitting = rows.map(([name]) => stringWidth(name)).filter((width) => width <= NAME_COLUMN_MAX);
+  const column = Math.max(0, ...fitting);
+  for (const [name, description] of rows) {
+    const nameWidth = stringWidth(name);
+    if (!description) lines.push(name);
+    else if (nameWidth <= column) lines.push(`${name}${' '.repeat(column - nameWidth)}  ${description}`);
+    else lines.push(name, `${' '.repeat(column + 2)}${description}`);
+  }
+  if (notReady.length > 0) lines.push(sanitizeLabel(`not ready: ${notReady.join(', ')}`));
+  for (const problem of buildToolIndex(ready, limits).problems.filter((line) => !line.includes('withheld'))) lines.push(sanitizeLabel(problem));
   return lines;
 }
 
