@@ -6,9 +6,9 @@ import { useRenderedApp } from './render';
 // `:mcp tools` in the transcript: a long description wraps under its own column at the width the
 // transcript has, instead of running back to the margin under the names.
 
-const tool = (name: string, description: string): McpToolInfo => ({ name, description, inputSchema: { type: 'object' } });
+const tool = (name: string, description: string): McpToolInfo & { description: string } => ({ name, description, inputSchema: { type: 'object' } });
 
-const TOOLS: McpToolInfo[] = [
+const TOOLS = [
   tool('echo', 'Echoes back the input'),
   tool('longRunningOperation', 'Demonstrates a long running operation with progress updates, sending a progress notification every step until the whole duration has passed'),
   tool('printEnv', 'Prints all environment variables, helpful for debugging MCP server configuration'),
