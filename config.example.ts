@@ -71,6 +71,9 @@ const config: AishConfigInput = {
     toolTimeoutMs: 120_000,
     connectTimeoutMs: 30_000,
     maxToolCallsPerAnswer: 32,
+    // An idle HTTP server is pinged this often, so one that went away shows as failed instead of
+    // ready (an unanswered ping fails after 10 s). 0 never pings.
+    pingIntervalMs: 30_000,
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.

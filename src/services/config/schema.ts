@@ -104,6 +104,8 @@ export const configSchema = z.strictObject({
       toolTimeoutMs: positiveInt.default(120_000),
       connectTimeoutMs: positiveInt.default(30_000),
       maxToolCallsPerAnswer: positiveInt.default(32),
+      /** How often an idle HTTP server is pinged to notice that it went away; 0 never pings. */
+      pingIntervalMs: z.number().int().min(0).default(30_000),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

@@ -1,4 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
+import { lostAnswerReason } from './awaited-answers';
 import { describeError, formatDuration, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
 import { flattenResult } from './flatten';
 import type { ServerSession } from './session';
@@ -89,6 +90,9 @@ export async function callSessionTool(
     // A server that cannot be reached now is shown as such, not as ready until the next connect.
     if (isNetworkFailure(error)) session.connectionLost(describeError(error, timeoutMs));
     if (session.stoppedBecause) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${session.stoppedBecause}`));
+    // The stream that was to carry the answer ended without it: a transport failure of this call.
+    const lost = lostAnswerReason(error);
+    if (lost) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${lost}`));
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
   }

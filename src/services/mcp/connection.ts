@@ -7,7 +7,9 @@ import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
 import { limitMessageSize, sseTransport, stdioTransport, streamableTransport } from './transports';
 import type { TransportKind } from './types';
-import { describeExit, WatchedStreamableTransport } from './watched-transports';
+import { watchConnection } from './connection-watch';
+import type { Liveness } from './liveness';
+import { describeExit } from './watched-transports';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -21,6 +23,8 @@ export interface Connection {
   close(): Promise<void>;
   /** How a stdio server's process ended (`exited with code 3`), once it has. */
   processEnd?: () => string;
+  /** Pings a remote server while idle; started once the session is ready. */
+  liveness?: Liveness;
 }
 
 export interface OpenContext {
@@ -40,7 +44,7 @@ export interface OpenContext {
   recordStatus: (status: number) => void;
   /** Why the transport stopped the server (a stdio message over the size limit). */
   onTransportProblem?: (message: string) => void;
-  /** A call's answer can no longer arrive (its stream broke and could not be resumed). */
+  /** The server is gone: a stream could not be resumed or re-opened, or a ping went unanswered. */
   onConnectionLost?: (reason: string) => void;
 }
 
@@ -73,15 +77,19 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
     const client = newClient(context.options, context.listChanged);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
-    if (transport instanceof WatchedStreamableTransport) transport.onResponseLost = (reason) => context.onConnectionLost?.(reason);
+    const liveness = watchConnection(client, transport, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
+    const close = async () => {
+      liveness.stop();
+      await client.close();
+    };
     try {
       await connectClient(client, transport, context);
     } catch (error) {
-      await client.close().catch(() => {});
+      await close().catch(() => {});
       throw error;
     }
-    return { client, transport, kind, close: () => client.close() };
+    return { client, transport, kind, liveness, close };
   };
 
   if (config.transport === 'sse') return attempt('sse');

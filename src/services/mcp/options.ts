@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../config/load';
 import type { SchemaLimits } from '../tools/names';
+import { DEFAULT_PING, type PingOptions } from './liveness';
 
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
@@ -22,6 +23,8 @@ export interface McpManagerOptions {
   toolTimeoutMs?: number;
   /** Default time allowed for connecting and listing tools. */
   connectTimeoutMs?: number;
+  /** How often an idle remote server is pinged (0: never) and how long its answer may take. */
+  ping?: Partial<PingOptions>;
   limits?: Partial<McpLimits>;
   /** Opens an authorization URL for the user; the default tries the system browser and never throws. */
   openUrl?: (url: string) => Promise<void>;
@@ -37,6 +40,7 @@ export interface ResolvedMcpOptions {
   builtin: boolean;
   toolTimeoutMs: number;
   connectTimeoutMs: number;
+  ping: PingOptions;
   limits: McpLimits;
   openUrl: (url: string) => Promise<void>;
   fetch: FetchLike | undefined;
@@ -70,6 +74,7 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     builtin: options.builtin ?? false,
     toolTimeoutMs: options.toolTimeoutMs ?? 120_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    ping: { ...DEFAULT_PING, ...options.ping },
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     openUrl: options.openUrl ?? openInBrowser,
     fetch: options.fetch,
@@ -85,6 +90,7 @@ export function mcpOptionsFromConfig(config: AppConfig, clientVersion: string, e
     builtin: config.builtin,
     toolTimeoutMs: config.mcp.toolTimeoutMs,
     connectTimeoutMs: config.mcp.connectTimeoutMs,
+    ping: { intervalMs: config.mcp.pingIntervalMs },
     limits: {
       stdioMaxLineBytes: config.limits.stdioMaxLineBytes,
       httpMaxMessageBytes: config.limits.httpMaxMessageBytes,

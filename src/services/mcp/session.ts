@@ -1,18 +1,17 @@
 import { LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
-import { ConnectTimeout, failureLine } from './connect-failure';
-import { describeTarget, openConnection, type Connection, type SessionSpec } from './connection';
-import { describeError, isUnauthorized, redact } from './errors';
+import { openAndList, within } from './connect-attempt';
+import { failureLine } from './connect-failure';
+import { describeTarget, type Connection, type SessionSpec } from './connection';
+import { describeError, isUnauthorized } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import { SessionAuth } from './session-auth';
-import { StderrTail } from './stderr';
-import { acceptTools } from './tool-list';
-import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
+import { SessionView } from './session-view';
+import type { McpEvent, ServerSnapshot } from './types';
 
-// One server: its connection, its status snapshot, its tools. Every state change produces a new
-// immutable snapshot that the manager forwards to its subscribers.
+// One server's life: connecting (with its timeout and authorization rounds), being ready, and
+// losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
 
-const STDERR_EMIT_INTERVAL_MS = 250;
 const MAX_AUTHORIZATION_ROUNDS = 2;
 
 export interface SessionContext {
@@ -21,11 +20,9 @@ export interface SessionContext {
 }
 
 export class ServerSession {
-  snapshot: ServerSnapshot;
   connection: Connection | undefined;
+  private readonly view: SessionView;
   private generation = 0;
-  private stderr = new StderrTail();
-  private stderrTimer: NodeJS.Timeout | undefined;
   private opening: Transport[] = [];
   private readonly auth: SessionAuth;
   private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
@@ -40,8 +37,12 @@ export class ServerSession {
     readonly spec: SessionSpec,
     private readonly context: SessionContext,
   ) {
-    this.snapshot = { alias, target: describeTarget(spec), state: 'disconnected', tools: [], stderr: [] };
-    this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.status(level, message));
+    this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
+    this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+  }
+
+  get snapshot(): ServerSnapshot {
+    return this.view.snapshot;
   }
 
   private get oauth(): AishOAuthProvider | undefined {
@@ -63,31 +64,7 @@ export class ServerSession {
 
   /** Removes this server's known secrets (tokens, header values, env values) from text. */
   redact(text: string): string {
-    return redact(text, this.auth.secrets());
-  }
-
-  private update(change: Partial<ServerSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...change };
-    if (!this.closed) this.context.emit({ type: 'server', snapshot: this.snapshot });
-  }
-
-  private status(level: 'info' | 'warn' | 'error', message: string): void {
-    if (!this.closed) this.context.emit({ type: 'status', alias: this.alias, level, message: this.redact(message) });
-  }
-
-  /** The kept stderr lines, with this server's secrets removed (a server may print its own token). */
-  private stderrLines(): string[] {
-    const secrets = this.auth.secrets();
-    return secrets.length === 0 ? this.stderr.snapshot() : this.stderr.snapshot().map((line) => redact(line, secrets));
-  }
-
-  private scheduleStderrUpdate(): void {
-    if (this.stderrTimer) return;
-    this.stderrTimer = setTimeout(() => {
-      this.stderrTimer = undefined;
-      this.update({ stderr: this.stderrLines() });
-    }, STDERR_EMIT_INTERVAL_MS);
-    this.stderrTimer.unref();
+    return this.view.redact(text);
   }
 
   /** Connects (closing any previous connection); resolves with the resulting snapshot. */
@@ -98,14 +75,15 @@ export class ServerSession {
 
   private async connectOnce(): Promise<ServerSnapshot> {
     this.closed = false;
+    this.view.unmute();
     const generation = ++this.generation;
     this.auth.cancel();
     // The new state is visible at once (before anything is awaited): the UI shows `connecting`.
     const previous = this.connection;
     this.connection = undefined;
-    this.stderr = new StderrTail();
+    const stderr = this.view.resetStderr();
     this.transportProblem = undefined;
-    this.update({
+    this.view.update({
       state: 'connecting',
       error: undefined,
       authUrl: undefined,
@@ -121,16 +99,15 @@ export class ServerSession {
     const started = performance.now();
     const timeoutMs = this.config?.connectTimeoutMs ?? this.context.options.connectTimeoutMs;
     let lastStatus: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
     const bearer = this.auth.bearerToken();
     const oauth = bearer ? undefined : await this.auth.oauthProvider();
     const attempt = (async () => {
       await this.auth.refreshIfNeeded(oauth);
-      const connection = await openConnection(this.spec, {
+      return openAndList(this.spec, {
         options: this.context.options,
         timeoutMs,
-        stderr: this.stderr,
-        onStderr: () => this.scheduleStderrUpdate(),
+        stderr,
+        onStderr: () => this.view.scheduleStderrUpdate(),
         listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(generation, error, tools) } },
         bearer,
         oauth,
@@ -146,33 +123,26 @@ export class ServerSession {
         },
         onConnectionLost: (reason) => this.connectionLost(reason, generation),
       });
-      const listed = await connection.client.listTools(undefined, { timeout: timeoutMs });
-      return { connection, tools: listed.tools };
     })();
     try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
-      });
-      const { connection, tools } = await Promise.race([attempt, timeout]);
+      const { connection, tools } = await within(attempt, timeoutMs);
       if (generation !== this.generation) {
         await connection.close().catch(() => {});
         return this.snapshot;
       }
       return this.becomeReady(connection, tools, performance.now() - started, generation);
     } catch (error) {
-      // A timed-out attempt may still finish later: whatever it opened is closed.
-      attempt.then((late) => late.connection.close().catch(() => {}), () => {});
       await this.closeOpening();
       if (generation !== this.generation) return this.snapshot;
       return this.fail(error, lastStatus, timeoutMs, generation);
     } finally {
-      clearTimeout(timer);
       this.opening = [];
     }
   }
 
   private becomeReady(connection: Connection, tools: Tool[], elapsedMs: number, generation: number): ServerSnapshot {
     this.connection = connection;
+    connection.liveness?.start();
     const client = connection.client;
     client.onclose = () => this.onConnectionClosed(generation, connection);
     client.onerror = () => {
@@ -181,43 +151,26 @@ export class ServerSession {
     };
     const negotiated = client.getNegotiatedProtocolVersion();
     if (negotiated && negotiated !== LATEST_PROTOCOL_VERSION) {
-      this.status('warn', `mcp ${this.alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
+      this.view.status('warn', `mcp ${this.alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
     }
     const server = client.getServerVersion();
-    this.update({
+    this.view.update({
       state: 'ready',
       transport: connection.kind,
       protocolVersion: negotiated,
       serverName: server?.name,
       serverVersion: server?.version,
       connectMs: Math.round(elapsedMs),
-      tools: this.acceptTools(tools),
-      stderr: this.stderrLines(),
+      tools: this.view.acceptTools(tools),
+      stderr: this.view.stderrLines(),
     });
     return this.snapshot;
   }
 
-  private acceptTools(tools: Tool[]): McpToolInfo[] {
-    return acceptTools(tools, {
-      alias: this.alias,
-      limits: this.context.options.limits,
-      secrets: this.auth.secrets(),
-      warn: (message) => this.status('warn', message),
-    });
-  }
-
   private onToolsChanged(generation: number, error: Error | null, tools: Tool[] | null): void {
     if (generation !== this.generation || this.snapshot.state !== 'ready') return;
-    if (error || !tools) {
-      this.status('warn', `mcp ${this.alias}: re-listing tools failed: ${describeError(error)}`);
-      return;
-    }
-    const before = JSON.stringify(this.snapshot.tools);
-    const accepted = this.acceptTools(tools);
-    // Some servers announce a change right after connecting; only a real change is news.
-    if (JSON.stringify(accepted) === before) return;
-    this.update({ tools: accepted });
-    this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
+    if (error || !tools) this.view.status('warn', `mcp ${this.alias}: re-listing tools failed: ${describeError(error)}`);
+    else this.view.replaceTools(tools);
   }
 
   private onConnectionClosed(generation: number, connection: Connection): void {
@@ -227,13 +180,13 @@ export class ServerSession {
     // The exit code or signal, not the last stderr line (often a start-up banner): the stderr
     // tail stays in the snapshot. Calls still running end with the same reason.
     this.transportProblem ??= connection.processEnd?.() ?? 'the connection was closed';
-    this.update({ state: 'error', error: this.redact(this.transportProblem), tools: [], stderr: this.stderrLines() });
-    this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+    this.view.showError(this.transportProblem, { tools: [], stderr: this.view.stderrLines() });
   }
 
   /**
-   * The server is gone (a call's answer stream broke for good, a call could not reach it): the
-   * connection is closed, which ends every running call and shows the server in error.
+   * The server is gone (a stream could not be resumed or re-opened, a call or an idle ping could
+   * not reach it): the connection is closed, which ends every running call and shows the server
+   * in error. The user reconnects when the server is back; nothing here retries on its own.
    */
   connectionLost(reason: string, generation = this.generation): void {
     const connection = this.connection;
@@ -246,18 +199,16 @@ export class ServerSession {
     const oauth = this.oauth;
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl && this.authorizationRounds >= MAX_AUTHORIZATION_ROUNDS) {
       oauth.cancel();
-      this.update({ state: 'error', error: `authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, authUrl: undefined });
-      this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+      this.view.showError(`authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, { authUrl: undefined });
       return this.snapshot;
     }
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
-      this.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.stderrLines() });
+      this.view.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.view.stderrLines() });
       this.awaitAuthorization(oauth, generation);
       return this.snapshot;
     }
-    const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, lastStderr: this.stderr.lastLine() });
-    this.update({ state: 'error', error: this.redact(line), stderr: this.stderrLines() });
-    this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+    const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, lastStderr: this.view.stderr.lastLine() });
+    this.view.showError(line, { stderr: this.view.stderrLines() });
     return this.snapshot;
   }
 
@@ -268,14 +219,13 @@ export class ServerSession {
       ?.then(async (params) => {
         if (generation !== this.generation || this.closed || !transport) return;
         await transport.finishAuth(params);
-        this.status('info', `mcp ${this.alias}: authorized; connecting`);
+        this.view.status('info', `mcp ${this.alias}: authorized; connecting`);
         this.authorizationRounds += 1;
         await this.connectOnce();
       })
       .catch((error: unknown) => {
         if (generation !== this.generation || this.closed) return;
-        this.update({ state: 'error', error: this.redact(`authorization failed: ${describeError(error)}`), authUrl: undefined });
-        this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+        this.view.showError(`authorization failed: ${describeError(error)}`, { authUrl: undefined });
       });
   }
 
@@ -318,14 +268,14 @@ export class ServerSession {
     this.auth.cancel();
     await this.closeOpening();
     await this.dropConnection();
-    this.update({ state: 'disconnected', tools: [], error: undefined, authUrl: undefined });
+    this.view.update({ state: 'disconnected', tools: [], error: undefined, authUrl: undefined });
   }
 
   /** Closes everything; no more events are emitted. */
   async close(): Promise<void> {
     this.generation += 1;
     this.closed = true;
-    clearTimeout(this.stderrTimer);
+    this.view.mute();
     this.auth.cancel();
     await this.closeOpening();
     await this.dropConnection();

@@ -1,6 +1,6 @@
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
-import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { StdioServerConfig } from '../config/schema';
+import { WatchedSseTransport } from './watched-sse';
 import { ExitWatchingStdioTransport, WatchedStreamableTransport } from './watched-transports';
 
 /** Variables a stdio server inherits from us; everything else must be configured in its `env`. */
@@ -144,12 +144,12 @@ export function streamableTransport(options: HttpTransportOptions): WatchedStrea
   });
 }
 
-export function sseTransport(options: HttpTransportOptions): SSEClientTransport {
+export function sseTransport(options: HttpTransportOptions): WatchedSseTransport {
   // The stream request and the POSTs both take their headers from requestInit.
-  return new SSEClientTransport(options.url, {
+  return new WatchedSseTransport(options.url, {
     requestInit: { headers: options.headers },
     authProvider: options.authProvider,
-    fetch: options.fetch,
+    fetch: options.fetch ?? fetch,
   });
 }
 

@@ -1,109 +1,92 @@
 import type { ChildProcess } from 'node:child_process';
 import { StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AwaitedAnswers, type RequestId } from './awaited-answers';
+import { reportBodyEnd } from './body-end';
 import { describeError } from './errors';
 
 // Transports that say when the other side is gone, which the SDK's own ones leave to timeouts.
 
 type SendOptions = Parameters<StreamableHTTPClientTransport['send']>[1];
-type MessageHandler = NonNullable<StreamableHTTPClientTransport['onmessage']>;
-type RequestId = string | number;
 
-/** Plain shape checks: every message passes here, so no schema parsing. */
-function requestId(message: JSONRPCMessage): RequestId | undefined {
-  const record = message as { id?: unknown; method?: unknown };
-  return typeof record.method === 'string' && (typeof record.id === 'string' || typeof record.id === 'number') ? record.id : undefined;
-}
-
-function answeredId(message: JSONRPCMessage): RequestId | undefined {
-  const record = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
-  if (record.method !== undefined || (record.result === undefined && record.error === undefined)) return undefined;
-  return typeof record.id === 'string' || typeof record.id === 'number' ? record.id : undefined;
-}
-
-function cancelledId(message: JSONRPCMessage): RequestId | undefined {
-  const record = message as { method?: unknown; params?: { requestId?: unknown } };
-  if (record.method !== 'notifications/cancelled') return undefined;
-  const id = record.params?.requestId;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+function isGet(init: RequestInit | undefined): boolean {
+  return (init?.method ?? 'GET').toUpperCase() === 'GET';
 }
 
 /**
  * When the SSE stream that carries a call's answer breaks, the SDK tries to resume it (GET with
  * Last-Event-ID, a bounded number of times) and then gives up without telling the request, which
  * then waits for its full timeout. This transport reports, through `onResponseLost`, a request
- * whose stream ended for good without its answer; the session treats that as a lost connection.
+ * whose stream ended for good without its answer, and through `onStreamBroken` a notification
+ * stream that broke (the first sign of a server that died while idle).
  */
 export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
-  /** Called once per request whose answer can no longer arrive, with the reason in one line. */
-  onResponseLost?: (reason: string) => void;
-  private readonly awaiting = new Set<RequestId>();
+  /**
+   * Called once per request whose answer can no longer arrive, with the reason in one line.
+   * `unreachable`: the server could not be reached when the stream was to be resumed.
+   */
+  onResponseLost?: (id: RequestId, reason: string, unreachable: boolean) => void;
+  /** An event stream of the server broke (not a clean end: a reset, a server gone mid-stream). */
+  onStreamBroken?: (reason: string) => void;
+  readonly awaiting: AwaitedAnswers;
   private readonly failures: { last: unknown };
+  private closing = false;
 
   constructor(url: URL, options: StreamableHTTPClientTransportOptions & { fetch: FetchLike }) {
     const failures: { last: unknown } = { last: undefined };
     const base = options.fetch;
+    let self: WatchedStreamableTransport | undefined;
     super(url, {
       ...options,
       // The reason a resumption failed (a refused connection) is only visible at the fetch.
       fetch: async (input, init) => {
+        let response: Response;
         try {
-          const response = await base(input, init);
+          response = await base(input, init);
           failures.last = undefined;
-          return response;
         } catch (error) {
           if (!init?.signal?.aborted) failures.last = error;
           throw error;
         }
+        if (!isGet(init) || !response.ok) return response;
+        return reportBodyEnd(response, init?.signal, (error) => {
+          if (error !== undefined && self && !self.closing) self.onStreamBroken?.(describeError(error));
+        });
       },
     });
+    self = this;
     this.failures = failures;
-    // The client assigns `onmessage` when it connects; answers are noted on their way to it.
-    let handler: MessageHandler | undefined;
-    Object.defineProperty(this, 'onmessage', {
-      configurable: true,
-      enumerable: true,
-      get: (): MessageHandler | undefined =>
-        handler &&
-        ((message: JSONRPCMessage, ...rest: unknown[]) => {
-          const id = answeredId(message);
-          if (id !== undefined) this.awaiting.delete(id);
-          // Whatever else the transport passes along (request info) goes on unchanged.
-          (handler as ((message: JSONRPCMessage, ...rest: unknown[]) => void) | undefined)?.(message, ...rest);
-        }),
-      set: (value: MessageHandler | undefined) => {
-        handler = value;
-      },
-    });
+    this.awaiting = new AwaitedAnswers(this);
   }
 
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
-    if (Array.isArray(message)) return super.send(message, options);
-    // A request the client gave up on (timeout, user cancel) no longer waits for its answer.
-    const cancelled = cancelledId(message);
-    if (cancelled !== undefined) this.awaiting.delete(cancelled);
-    const id = requestId(message);
-    if (id === undefined || options?.onRequestStreamEnd) return super.send(message, options);
-    this.awaiting.add(id);
-    options?.requestSignal?.addEventListener('abort', () => this.awaiting.delete(id), { once: true });
+    if (Array.isArray(message) || options?.onRequestStreamEnd) return super.send(message, options);
+    const id = this.awaiting.noteOutgoing(message, options?.requestSignal);
+    if (id === undefined) return super.send(message, options);
     try {
       await super.send(message, { ...options, onRequestStreamEnd: () => this.streamEnded(id) });
     } catch (error) {
       // The call itself fails with this error; nothing is left waiting.
-      this.awaiting.delete(id);
+      this.awaiting.forget(id);
       throw error;
     }
   }
 
+  /** Ends the call waiting for `id` now, with `reason` (its answer cannot arrive any more). */
+  failRequest(id: RequestId, reason: string): void {
+    this.awaiting.fail(id, reason);
+  }
+
   private streamEnded(id: RequestId): void {
     // Also called after a stream that delivered its answer: only a missing answer counts.
-    if (!this.awaiting.delete(id)) return;
+    if (this.closing || !this.awaiting.forget(id)) return;
     const last = this.failures.last;
-    this.onResponseLost?.(last ? describeError(last) : 'the server ended the response stream without an answer');
+    this.onResponseLost?.(id, last ? describeError(last) : 'the stream carrying the answer ended before the answer arrived', last !== undefined);
   }
 
   override async close(): Promise<void> {
-    this.awaiting.clear();
+    this.closing = true;
+    this.awaiting.takeAll();
     return super.close();
   }
 }

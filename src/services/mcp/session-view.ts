@@ -1,0 +1,96 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { redact } from './errors';
+import type { McpLimits } from './options';
+import { StderrTail } from './stderr';
+import { acceptTools } from './tool-list';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
+
+// What one server shows the rest of the app: its snapshot (tools included), the status lines it
+// emits and the stderr tail it keeps. Every change makes a new immutable snapshot (subscribers compare by
+// identity), and every text leaving here has this server's secrets removed.
+
+const STDERR_EMIT_INTERVAL_MS = 250;
+
+export class SessionView {
+  snapshot: ServerSnapshot;
+  stderr = new StderrTail();
+  private stderrTimer: NodeJS.Timeout | undefined;
+  /** Once the session is closed nothing more is emitted. */
+  private muted = false;
+
+  constructor(
+    private readonly alias: string,
+    target: string,
+    private readonly emit: (event: McpEvent) => void,
+    private readonly secrets: () => string[],
+    private readonly limits: McpLimits,
+  ) {
+    this.snapshot = { alias, target, state: 'disconnected', tools: [], stderr: [] };
+  }
+
+  /** Removes this server's known secrets (tokens, header values, env values) from text. */
+  redact(text: string): string {
+    return redact(text, this.secrets());
+  }
+
+  /** Emits again after `mute` (a closed session that connects once more). */
+  unmute(): void {
+    this.muted = false;
+  }
+
+  mute(): void {
+    this.muted = true;
+    clearTimeout(this.stderrTimer);
+  }
+
+  update(change: Partial<ServerSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change };
+    if (!this.muted) this.emit({ type: 'server', snapshot: this.snapshot });
+  }
+
+  status(level: 'info' | 'warn' | 'error', message: string): void {
+    if (!this.muted) this.emit({ type: 'status', alias: this.alias, level, message: this.redact(message) });
+  }
+
+  /** Shows the server in error with `line`, in the sidebar and once in the status bar. */
+  showError(line: string, change: Partial<ServerSnapshot> = {}): void {
+    this.update({ ...change, state: 'error', error: this.redact(line) });
+    this.status('error', `mcp ${this.alias}: ${this.snapshot.error}`);
+  }
+
+  /** The server's tools as the model may see them (oversized or malformed ones are left out, with a warning). */
+  acceptTools(tools: Tool[]): McpToolInfo[] {
+    return acceptTools(tools, { alias: this.alias, limits: this.limits, secrets: this.secrets(), warn: (message) => this.status('warn', message) });
+  }
+
+  /** A re-listed tool list; some servers announce a change right after connecting, so only a real change is news. */
+  replaceTools(tools: Tool[]): void {
+    const before = JSON.stringify(this.snapshot.tools);
+    const accepted = this.acceptTools(tools);
+    if (JSON.stringify(accepted) === before) return;
+    this.update({ tools: accepted });
+    this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
+  }
+
+  /** A fresh stderr tail for a new process. */
+  resetStderr(): StderrTail {
+    this.stderr = new StderrTail();
+    return this.stderr;
+  }
+
+  /** The kept stderr lines, with this server's secrets removed (a server may print its own token). */
+  stderrLines(): string[] {
+    const secrets = this.secrets();
+    return secrets.length === 0 ? this.stderr.snapshot() : this.stderr.snapshot().map((line) => redact(line, secrets));
+  }
+
+  /** Stderr arrives in bursts; the sidebar gets at most one update per interval. */
+  scheduleStderrUpdate(): void {
+    if (this.stderrTimer) return;
+    this.stderrTimer = setTimeout(() => {
+      this.stderrTimer = undefined;
+      this.update({ stderr: this.stderrLines() });
+    }, STDERR_EMIT_INTERVAL_MS);
+    this.stderrTimer.unref();
+  }
+}

@@ -1,0 +1,113 @@
+import { SSEClientTransport, type FetchLike, type JSONRPCMessage, type SSEClientTransportOptions, type TransportSendOptions } from '@modelcontextprotocol/client';
+import { AwaitedAnswers } from './awaited-answers';
+import { reportBodyEnd } from './body-end';
+import { describeError } from './errors';
+
+// The legacy HTTP+SSE transport carries every answer on one event stream, bound on the server to
+// one session. When that stream ends, the answers still owed are gone with it: the server sends
+// them to a stream nobody reads. The SDK's transport only re-opens the stream (every few seconds,
+// forever, when the server is down) and leaves the calls to their timeouts.
+
+/** How long the stream may stay down (the event source waits about 3 s before it re-opens it). */
+const REOPEN_LIMIT_MS = 15_000;
+
+export class WatchedSseTransport extends SSEClientTransport {
+  /**
+   * The event stream ended after the connection was up and could not be re-opened: the server is
+   * unreachable, refuses it, or does not answer. (The calls it carried failed when it ended.)
+   */
+  onUnreachable?: (reason: string) => void;
+  readonly awaiting: AwaitedAnswers;
+  private started = false;
+  private closing = false;
+  private streamDown = false;
+  private reopenTimer: NodeJS.Timeout | undefined;
+
+  constructor(url: URL, options: SSEClientTransportOptions & { fetch: FetchLike }) {
+    const base = options.fetch;
+    let self: WatchedSseTransport | undefined;
+    const streamUrl = url.href;
+    super(url, {
+      ...options,
+      fetch: async (input, init) => {
+        const target = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
+        const isStream = (init?.method ?? 'GET').toUpperCase() === 'GET' && target === streamUrl;
+        if (!isStream || !self) return base(input, init);
+        // After start, a request for the stream is the event source re-opening it after it ended.
+        const reopening = self.started;
+        let response: Response;
+        try {
+          response = await base(input, init);
+        } catch (error) {
+          if (reopening && !init?.signal?.aborted) self.reportUnreachable(describeError(error));
+          throw error;
+        }
+        if (response.status !== 200) {
+          // The event source gives up for good on anything but 200: the connection is over.
+          if (reopening) self.reportUnreachable(`the event stream could not be re-opened (HTTP ${response.status})`);
+          return response;
+        }
+        self.streamReopened();
+        return self.watchStream(response, init?.signal);
+      },
+    });
+    self = this;
+    this.awaiting = new AwaitedAnswers(this);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.started = true;
+  }
+
+  /**
+   * False while the event stream is down: a POST then goes to the old session, which the server
+   * answers with 404 although it is alive, so nothing should be judged by one.
+   */
+  get streamOpen(): boolean {
+    return !this.streamDown;
+  }
+
+  /** Every stream's end is watched; an end before `start` resolved fails the start instead. */
+  private watchStream(response: Response, signal: AbortSignal | null | undefined): Response {
+    return reportBodyEnd(response, signal, (error) => this.streamEnded(error === undefined ? 'the server ended its event stream' : `the server's event stream broke (${describeError(error)})`));
+  }
+
+  private streamEnded(reason: string): void {
+    if (this.closing || !this.started) return;
+    for (const id of this.awaiting.takeAll()) this.awaiting.fail(id, `${reason} before the answer arrived`);
+    this.streamDown = true;
+    // A re-open that hangs (a server that accepts connections but never answers) must end too.
+    clearTimeout(this.reopenTimer);
+    this.reopenTimer = setTimeout(() => {
+      if (this.streamDown) this.reportUnreachable(`${reason} and was not re-opened within ${REOPEN_LIMIT_MS / 1000} s`);
+    }, REOPEN_LIMIT_MS);
+    this.reopenTimer.unref();
+  }
+
+  private streamReopened(): void {
+    this.streamDown = false;
+    clearTimeout(this.reopenTimer);
+  }
+
+  private reportUnreachable(reason: string): void {
+    if (!this.closing) this.onUnreachable?.(reason);
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const id = this.awaiting.noteOutgoing(message, options?.requestSignal);
+    try {
+      await super.send(message);
+    } catch (error) {
+      if (id !== undefined) this.awaiting.forget(id);
+      throw error;
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.reopenTimer);
+    this.awaiting.takeAll();
+    return super.close();
+  }
+}
