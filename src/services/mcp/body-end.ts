@@ -5,8 +5,9 @@
 /**
  * `onEnd(undefined)` after a clean end, `onEnd(error)` after a break; nothing when the request was
  * aborted or the reader cancelled the body (both are our own doing, not news about the server).
+ * `onData` is called before each chunk is passed on.
  */
-export function reportBodyEnd(response: Response, signal: AbortSignal | null | undefined, onEnd: (error: unknown) => void): Response {
+export function reportBodyEnd(response: Response, signal: AbortSignal | null | undefined, onEnd: (error: unknown) => void, onData?: () => void): Response {
   const source = response.body;
   if (!source) return response;
   const reader = source.getReader();
@@ -16,6 +17,7 @@ export function reportBodyEnd(response: Response, signal: AbortSignal | null | u
       try {
         const { done, value } = await reader.read();
         if (!done) {
+          onData?.();
           controller.enqueue(value);
           return;
         }

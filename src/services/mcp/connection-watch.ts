@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Liveness, type PingOptions } from './liveness';
+import type { AishOAuthProvider } from './oauth';
 import { WatchedSseTransport } from './watched-sse';
 import { WatchedStreamableTransport } from './watched-transports';
 
@@ -7,10 +8,17 @@ import { WatchedStreamableTransport } from './watched-transports';
 // A server that cannot be reached is lost at once; a stream that merely ended (a proxy's idle
 // timeout ends streams too) costs only the calls it carried, and a ping decides about the rest.
 
-export function watchConnection(client: Client, transport: WatchedStreamableTransport | WatchedSseTransport, ping: PingOptions, lost: (reason: string) => void): Liveness {
+export interface WatchedConnection {
+  client: Client;
+  transport: WatchedStreamableTransport | WatchedSseTransport;
+  /** A ping that meets an expired authorization must not open a browser on its own. */
+  oauth?: AishOAuthProvider;
+}
+
+export function watchConnection({ client, transport, oauth }: WatchedConnection, ping: PingOptions, lost: (reason: string) => void): Liveness {
   const liveness = new Liveness(
     {
-      ping: (options) => client.ping(options),
+      ping: (options) => (oauth ? oauth.unattended(() => client.ping(options)) : client.ping(options)),
       // A legacy SSE stream being re-opened: the old session's 404 would be taken for a death.
       busy: () => transport.awaiting.size > 0 || (transport instanceof WatchedSseTransport && !transport.streamOpen),
       lastHeardAt: () => transport.awaiting.lastHeardAt,

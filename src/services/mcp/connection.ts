@@ -77,7 +77,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
     const client = newClient(context.options, context.listChanged);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
-    const liveness = watchConnection(client, transport, context.options.ping, (reason) => context.onConnectionLost?.(reason));
+    const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
     const close = async () => {
       liveness.stop();

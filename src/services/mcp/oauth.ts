@@ -51,6 +51,8 @@ export class AishOAuthProvider implements OAuthClientProvider {
   pendingAuthorization: Promise<URLSearchParams> | undefined;
   /** The URL the user must open, while an authorization is pending. */
   authorizationUrl: string | undefined;
+  /** Requests running that the user did not ask for (liveness pings). */
+  private unattendedRequests = 0;
 
   constructor(
     private readonly store: OAuthStore,
@@ -116,7 +118,21 @@ export class AishOAuthProvider implements OAuthClientProvider {
     return Boolean(this.store.read().tokens?.access_token);
   }
 
+  /**
+   * Runs `work` (a request the user did not ask for) so that an authorization it needs is not
+   * started: no browser opens while the user is away. The next call the user makes asks instead.
+   */
+  async unattended<T>(work: () => Promise<T>): Promise<T> {
+    this.unattendedRequests += 1;
+    try {
+      return await work();
+    } finally {
+      this.unattendedRequests -= 1;
+    }
+  }
+
   redirectToAuthorization(authorizationUrl: URL): void {
+    if (this.unattendedRequests > 0) return;
     this.authorizationUrl = authorizationUrl.toString();
     this.pendingAuthorization = this.listenForCallback();
     // The waiting is observed by the session; an unobserved rejection must not crash the process.

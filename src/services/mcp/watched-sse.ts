@@ -47,7 +47,6 @@ export class WatchedSseTransport extends SSEClientTransport {
           if (reopening) self.reportUnreachable(`the event stream could not be re-opened (HTTP ${response.status})`);
           return response;
         }
-        self.streamReopened();
         return self.watchStream(response, init?.signal);
       },
     });
@@ -68,9 +67,18 @@ export class WatchedSseTransport extends SSEClientTransport {
     return !this.streamDown;
   }
 
-  /** Every stream's end is watched; an end before `start` resolved fails the start instead. */
+  /**
+   * Every stream's end is watched; an end before `start` resolved fails the start instead. A
+   * re-opened stream counts as open from its first event on (the new session's endpoint): before
+   * that, POSTs would still go to the old session.
+   */
   private watchStream(response: Response, signal: AbortSignal | null | undefined): Response {
-    return reportBodyEnd(response, signal, (error) => this.streamEnded(error === undefined ? 'the server ended its event stream' : `the server's event stream broke (${describeError(error)})`));
+    return reportBodyEnd(
+      response,
+      signal,
+      (error) => this.streamEnded(error === undefined ? 'the server ended its event stream' : `the server's event stream broke (${describeError(error)})`),
+      () => this.streamReopened(),
+    );
   }
 
   private streamEnded(reason: string): void {
@@ -86,6 +94,7 @@ export class WatchedSseTransport extends SSEClientTransport {
   }
 
   private streamReopened(): void {
+    if (!this.streamDown) return;
     this.streamDown = false;
     clearTimeout(this.reopenTimer);
   }

@@ -20,7 +20,7 @@ export interface CuttingProxy {
 
 export interface CuttingProxyOptions {
   /** Ends the answer stream of a request this matches after `cutAfterMs`, cleanly (a proxy timeout). */
-  cut?: (rpc: { method?: string; params?: Record<string, unknown> }) => boolean;
+  cut?: (rpc: { method?: string; params?: Record<string, unknown> }, httpMethod: string) => boolean;
   cutAfterMs?: number;
 }
 
@@ -63,15 +63,18 @@ export async function startCuttingProxy(upstream: string, options: CuttingProxyO
         return;
       }
       const strip = withoutEventIds();
-      upstreamResponse.on('data', (chunk: Buffer) => response.write(strip(chunk)));
-      upstreamResponse.on('end', () => response.end(strip(undefined)));
+      let cut = false;
+      upstreamResponse.on('data', (chunk: Buffer) => cut || response.write(strip(chunk)));
+      upstreamResponse.on('end', () => cut || response.end(strip(undefined)));
       // The server died mid-stream: the client sees its stream break, as it would without us.
-      upstreamResponse.on('error', () => response.destroy());
-      upstreamResponse.on('aborted', () => response.destroy());
-      if (options.cut?.(rpc)) {
+      const broken = () => cut || response.destroy();
+      upstreamResponse.on('error', broken);
+      upstreamResponse.on('aborted', broken);
+      if (options.cut?.(rpc, request.method ?? 'GET')) {
         setTimeout(() => {
-          upstreamResponse.destroy();
+          cut = true;
           response.end();
+          upstreamResponse.destroy();
         }, options.cutAfterMs ?? 500);
       }
     });

@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { startLmcpServer, type LmcpServer } from '../../helpers/lmcp-server';
+import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../helpers/oauth-mcp-server';
 import { startEverything, testManager, type RunningServer, type TestManager } from '../../helpers/mcp';
 
 // A remote server that goes away while nobody calls it is shown in error (with the reason) soon,
@@ -10,7 +13,10 @@ import { startEverything, testManager, type RunningServer, type TestManager } fr
 let test: TestManager | undefined;
 let server: RunningServer | undefined;
 let lmcp: LmcpServer | undefined;
+let oauthServer: OAuthMcpServer | undefined;
 afterEach(async () => {
+  await oauthServer?.close();
+  oauthServer = undefined;
   await test?.dispose();
   // A stopped server must run again to see the SIGTERM that ends it.
   server?.child.kill('SIGCONT');
@@ -172,5 +178,35 @@ describe('a legacy SSE server', () => {
     server.child.kill('SIGSTOP');
     await until(() => snapshot('evs').state === 'error');
     expect(snapshot('evs').error).toBe('the connection to the server was lost: the server did not answer a ping within 1s');
+  });
+});
+
+describe('an idle OAuth server whose authorization ran out', () => {
+  it('is pinged without opening a browser; the next call asks for authorization', async () => {
+    oauthServer = await startOAuthMcpServer();
+    const opened: string[] = [];
+    test = testManager({ openUrl: async (url) => void (opened.push(url), await browse(url)), ping: { intervalMs: 150, timeoutMs: 3_000 } });
+    await test.manager.connect('secure', { url: oauthServer.url });
+    expect((await test.manager.settled(10_000))[0]?.state).toBe('ready');
+    expect(opened).toHaveLength(1);
+
+    // The stored access token stops working and there is no refresh token to renew it.
+    const dir = path.join(test.stateDir, 'oauth');
+    const file = path.join(dir, readdirSync(dir).find((name) => name.endsWith('.json'))!);
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { tokens: Record<string, unknown> };
+    stored.tokens = { ...stored.tokens, access_token: 'at-revoked-0123456789' };
+    delete stored.tokens.refresh_token;
+    writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
+
+    const rejected = oauthServer.stats.rejectedTokens;
+    await until(() => oauthServer!.stats.rejectedTokens >= rejected + 2);
+    // Pings met the 401 twice: no browser, and the server is not called gone (it answered).
+    expect(opened).toHaveLength(1);
+    expect(snapshot('secure').state).toBe('ready');
+
+    // The user's own call asks for authorization and then runs.
+    const outcome = await test.manager.callTool('secure', 'whoami', {});
+    expect(opened).toHaveLength(2);
+    expect(outcome.content).toBe('an authorized user');
   });
 });

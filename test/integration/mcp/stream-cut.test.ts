@@ -81,3 +81,25 @@ describe('an answer stream that ends without the answer', () => {
     expect(test.manager.servers()[0]!.error).toBe('the connection to the server was lost: a ping was answered with HTTP 502');
   }, 30_000);
 });
+
+describe('a legacy SSE event stream that a proxy ends', () => {
+  it('fails the call it carried at once; the stream re-opens and the server stays ready', async () => {
+    server = await startEverything('sse');
+    let gets = 0;
+    // The first event stream is ended after a while, once; its re-opened successor is left alone.
+    proxy = await startCuttingProxy(server.url, { cut: (_rpc, httpMethod) => httpMethod === 'GET' && gets++ === 0, cutAfterMs: 1_500 });
+    // Pings every 100 ms: one sent to the old session while the stream is down would be answered
+    // 404 and taken for a dead server.
+    test = testManager({ ping: { intervalMs: 100, timeoutMs: 3_000 } });
+    expect((await test.manager.connect('evs', { url: proxy.url, transport: 'sse', timeoutMs: 120_000 })).state).toBe('ready');
+    const startedAt = Date.now();
+    const outcome = await test.manager.callTool('evs', 'trigger-long-running-operation', LONG);
+    expect(outcome).toMatchObject({ kind: 'transport-error', content: "[aish] tool transport error: the server ended its event stream before the answer arrived" });
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+    // The event source re-opens the stream after about 3 s; the server stays ready through it.
+    await until(() => proxy!.requests.filter((request) => request.httpMethod === 'GET').length >= 2);
+    await until(() => proxy!.rpcMethods().filter((method) => method === 'ping').length >= 2);
+    expect(test.manager.servers()[0]!.state).toBe('ready');
+    expect((await test.manager.callTool('evs', 'echo', { message: 'again' })).content).toBe('Echo: again');
+  }, 30_000);
+});
