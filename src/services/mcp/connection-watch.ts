@@ -32,7 +32,8 @@ export function watchConnection({ client, transport, oauth }: WatchedConnection,
         lost(reason);
         return;
       }
-      // Before: the whole connection was closed here, failing every other call on the server.
+      // Only this call is lost: a proxy's idle timeout ends one stream, not the server. The ping
+      // tells whether the server itself went away, which would end every other call too.
       transport.failRequest(id, reason);
       void liveness.check();
     };

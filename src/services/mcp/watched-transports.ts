@@ -9,8 +9,9 @@ import { describeError } from './errors';
 
 type SendOptions = Parameters<StreamableHTTPClientTransport['send']>[1];
 
-function isGet(init: RequestInit | undefined): boolean {
-  return (init?.method ?? 'GET').toUpperCase() === 'GET';
+/** A GET that opened an event stream (notifications, or a resumed answer stream). */
+function isEventStream(init: RequestInit | undefined, response: Response): boolean {
+  return (init?.method ?? 'GET').toUpperCase() === 'GET' && response.ok && /event-stream/i.test(response.headers.get('content-type') ?? '');
 }
 
 /**
@@ -48,7 +49,7 @@ export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
           if (!init?.signal?.aborted) failures.last = error;
           throw error;
         }
-        if (!isGet(init) || !response.ok) return response;
+        if (!isEventStream(init, response)) return response;
         return reportBodyEnd(response, init?.signal, (error) => {
           if (error !== undefined && self && !self.closing) self.onStreamBroken?.(describeError(error));
         });
