@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { useEffect, useMemo, useRef } from 'react';
 import { CONNECT_PROMPT_ROWS } from '../components/ConnectPrompt';
+import { MIN_FRAME_HEIGHT } from '../components/frameLayout';
 import { inputBarHeight } from '../components/InputBar';
 import { WAITING_ROWS } from '../components/WaitingLine';
 import { createTheme } from '../components/theme';
@@ -55,7 +56,8 @@ export function App() {
     if (focusOnHiddenSidebar) store.getState().setFocus('input');
   }, [focusOnHiddenSidebar, store]);
 
-  const frame = useActiveFrame(chatWidth, Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS), theme, mainHeight);
+  // The transcript keeps a row even beside the frame (chatHeight below): the frame has one less.
+  const frame = useActiveFrame(chatWidth, Math.max(MIN_FRAME_HEIGHT, mainHeight - MIN_TRANSCRIPT_ROWS), theme, mainHeight - 1);
   const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);
   const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
   const promptHeight = connectOpen ? CONNECT_PROMPT_ROWS : 0;

@@ -7,7 +7,7 @@ import type { Theme } from '../components/theme';
 import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectFrameUi } from '../state/selectors';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
-import { APPROVAL_DELAY_MS, frameKey, isArmed, newFrameUi, type FrameKeyContext, type FrameKind } from './frameKeys';
+import { APPROVAL_DELAY_MS, frameKey, isArmed, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './frameKeys';
 import { flashHint } from './hints';
 import { KeyPriority } from './input/keyInput';
 import { useKeys } from './input/useKeys';
@@ -21,7 +21,19 @@ interface ShownFrame {
   total: number;
   viewport: number;
   width: number;
+  /** The layout's `leadRows`. */
+  lead: number;
+  /** Why it cannot be allowed (it could not be shown in full), said when an allow key is pressed. */
+  locked?: string;
   command?: string;
+}
+
+const BROKEN_HINT = 'this could not be shown: it can only be denied';
+const CLIPPED_HINT = 'frame cut off: resize to allow, or n to deny';
+
+/** The answer lets something run. */
+function allows(answer: FrameAnswer): boolean {
+  return answer.kind === 'approval' ? answer.answer.action === 'allow' : answer.answer.action === 'run';
 }
 
 interface Head {
@@ -39,10 +51,17 @@ function headOf(state: AppState): Head | undefined {
   return undefined;
 }
 
-/** The frame's UI state for this head: fresh for a new head, `seen` reset when the width changed. */
-function uiFor(frameUi: FrameUi | undefined, id: string, width: number): FrameUi {
-  const ui = frameUi && frameUi.id === id ? frameUi : newFrameUi(id, 0, width);
-  return ui.seenWidth === width ? ui : { ...ui, seen: 0, seenWidth: width };
+/**
+ * The frame's UI state for this head: fresh for a new head, `seen` reset when the width changed,
+ * and the scroll position and `seen` moved with the body when the header rows above it (`lead`)
+ * changed, so what was read stays read and nothing unread counts as read.
+ */
+function uiFor(frameUi: FrameUi | undefined, id: string, width: number, lead: number): FrameUi {
+  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width), seenLead: lead };
+  if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenWidth: width, seenLead: lead };
+  const shift = lead - (frameUi.seenLead ?? 0);
+  if (shift === 0) return frameUi;
+  return { ...frameUi, seen: Math.max(0, frameUi.seen + shift), scrollTop: Math.max(0, frameUi.scrollTop + shift), seenLead: lead };
 }
 
 /**
@@ -92,18 +111,20 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     const headKey = `${head.kind}:${head.id}`;
     if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
     shownAt = Math.max(head.shownAt, drawnSince.current.at);
-    const ui = uiFor(frameUi, head.id, width);
-    const layoutFor = (armed: boolean) =>
+    const layoutFor = (ui: FrameUi, armed: boolean) =>
       head.kind === 'approval' ? layoutApproval({ parts, width, maxHeight, ui, armed }) : layoutCommand({ parts, width, maxHeight, ui, armed });
-    const probe = layoutFor(false);
-    // A frame taller than the rows it has on screen is clipped: what is cut off was never seen.
-    const clipped = probe.height > screenRows;
-    const total = broken || clipped ? Number.MAX_SAFE_INTEGER : probe.total;
-    const context: FrameKeyContext = { kind: head.kind, shownAt, total, viewport: probe.viewport, command: head.command };
-    const armed = isArmed(ui, context, now);
-    armedLater = !armed && now - shownAt < APPROVAL_DELAY_MS;
-    const layout = armed ? layoutFor(true) : probe;
-    shown.current = { id: head.id, kind: head.kind, shownAt, total, viewport: layout.viewport, width, command: head.command };
+    // Whether header rows scroll with the body depends on the sizes, not on the scroll position.
+    const lead = layoutFor(uiFor(frameUi, head.id, width, 0), false).leadRows;
+    const ui = uiFor(frameUi, head.id, width, lead);
+    const probe = layoutFor(ui, false);
+    // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
+    // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
+    const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
+    const context: FrameKeyContext = { kind: head.kind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const armed = !locked && isArmed(ui, context, now);
+    armedLater = !locked && !armed && now - shownAt < APPROVAL_DELAY_MS;
+    const layout = armed ? layoutFor(ui, true) : probe;
+    shown.current = { id: head.id, kind: head.kind, shownAt, total: probe.total, viewport: layout.viewport, width, lead, locked, command: head.command };
     height = layout.height;
     if (approval && call) {
       const request = approval.request;
@@ -135,8 +156,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       // The frame is queued but not on screen yet: nothing may answer it, and nothing leaks past it.
       return !(key.ctrl || key.meta);
     }
-    const ui = uiFor(state.frameUi, current.id, drawn.width);
-    const result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    const ui = uiFor(state.frameUi, current.id, drawn.width, drawn.lead);
+    let result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);
     if (result.answer) {

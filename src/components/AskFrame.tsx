@@ -2,7 +2,7 @@ import type { FrameUi } from '../state/types';
 import { BoxFrame, innerWidth } from './BoxFrame';
 import { fieldLine } from './editorView';
 import { buttonRows, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
-import { lineWidth, truncate, type Line, type Tone } from './text';
+import { lineWidth, truncate, truncateLine, type Line, type Tone } from './text';
 import type { Theme } from './theme';
 
 /**
@@ -32,17 +32,18 @@ export interface AskLayoutInput {
 
 export function layoutAsk({ parts, width, maxHeight, ui, armed, buttons, field }: AskLayoutInput): FrameLayout {
   const inner = innerWidth(width);
-  const footer: Line[] =
-    ui.mode === field.mode
-      ? [
-          [...field.prompt, ...fieldLine(ui.field, Math.max(1, inner - lineWidth(field.prompt)))],
-          [{ text: truncate(field.help, inner), tone: 'muted' }],
-        ]
-      : buttonRows(buttons, ui.button, armed, inner);
+  const inField = ui.mode === field.mode;
+  const fieldRow: Line = [...field.prompt, ...fieldLine(ui.field, Math.max(1, inner - lineWidth(field.prompt)))];
+  const buttonLines = inField ? [] : buttonRows(buttons, ui.button, armed, inner);
+  const footer: Line[] = inField ? [fieldRow, [{ text: truncate(field.help, inner), tone: 'muted' }]] : buttonLines;
+  // On a very short screen: the field without its help, or the buttons on one row (cut with `…`).
+  const compactFooter: Line[] = inField ? [fieldRow] : [truncateLine(buttonLines.flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row)), inner)];
   return layoutFrame({
     parts,
     footer,
+    compactFooter,
     maxHeight,
+    columns: inner,
     scrollTop: ui.scrollTop,
     seen: ui.seen,
     unreadNote: [{ text: 'read to the end to enable keys', tone: 'warn' }],

@@ -1,5 +1,5 @@
 import { FRAME_CHROME_ROWS } from './BoxFrame';
-import { lineWidth, type Line, type Tone } from './text';
+import { lineWidth, truncateLine, width, type Line, type Tone } from './text';
 
 export interface FrameButton {
   /** The key that presses it. */
@@ -59,6 +59,12 @@ export interface FrameParts {
   header: Line[];
   /** Used instead of `header` when the full one would leave the body too few rows. */
   compactHeader?: Line[];
+  /**
+   * One row pinned when not even the compact header fits: the whole header then scrolls at the
+   * top of the body. It must say so when it shortened anything. Without it, the compact
+   * header's first row is used, cut and marked.
+   */
+  oneRowHeader?: Line;
   /** Names the body (`arguments`); while the body scrolls, the scroll counter joins it. */
   bodyLabel?: Line;
   body: Line[];
@@ -67,20 +73,30 @@ export interface FrameParts {
 export interface FrameLayout {
   /** The rows inside the border: the header, the visible part of the body, then the footer. */
   rows: Line[];
-  /** Rows including the border. */
+  /** Rows including the border: exactly what is drawn, and never more than `maxHeight` allows. */
   height: number;
-  /** Body rows in all, and how many are shown. */
+  /** Rows that scroll, in all, and how many are shown. */
   total: number;
   viewport: number;
-  /** The first body row shown (clamped). */
+  /** The first scrolling row shown (clamped). */
   scrollTop: number;
+  /**
+   * Rows of the header moved to the top of the scrolling part because even the compact header
+   * left no room (0 otherwise). Scroll positions and what has been seen count from the top of
+   * the scrolling part, so they shift by this much when it changes.
+   */
+  leadRows: number;
 }
 
 export interface FrameLayoutInput {
   parts: FrameParts;
   footer: Line[];
+  /** One row in place of `footer` when the full one would leave the body no row. */
+  compactFooter?: Line[];
   /** Rows the frame may use, border included. */
   maxHeight: number;
+  /** Columns inside the border (the parts were wrapped to it). */
+  columns: number;
   scrollTop: number;
   /** Appended to the scroll line while part of the body has not been on screen. */
   unreadNote?: Line;
@@ -90,39 +106,76 @@ export interface FrameLayoutInput {
 
 /** A scrolling body keeps at least this many rows before the header is compacted. */
 const MIN_BODY_ROWS = 3;
+/** The scroll line and one body row: what a scrolling frame shows at the least. */
+const MIN_SCROLL_ROWS = 2;
+/**
+ * The smallest frame that stays within its height: border, scroll line, one body row, one footer
+ * row. Below this the frame is taller than it was allowed (the caller treats it as clipped).
+ */
+export const MIN_FRAME_HEIGHT = FRAME_CHROME_ROWS + MIN_SCROLL_ROWS + 1;
+
+/** Said after a pinned row that was shortened: the whole header is in the rows that scroll. */
+export const SHORTENED_NOTE = ' (shortened)';
+
+/**
+ * The one pinned row left when the header does not fit: its first row, saying that it was
+ * shortened (the whole header is at the top of the scrolling part).
+ */
+function shortenedHeader(compact: Line[], columns: number): Line[] {
+  const first = compact[0];
+  if (!first) return [];
+  if (compact.length === 1) return [first];
+  if (width(SHORTENED_NOTE) + 16 <= columns) {
+    return [[...truncateLine(first, columns - width(SHORTENED_NOTE)), { text: SHORTENED_NOTE, tone: 'muted' }]];
+  }
+  // Too narrow for the note: the row ends in `…` either way.
+  const cut = truncateLine(first, columns - 1);
+  return [lineWidth(cut) < lineWidth(first) ? cut : [...first, { text: '…' }]];
+}
 
 /**
  * Fits header, body and footer into `maxHeight`. The header never scrolls away; when the body
- * does not fit it scrolls under a counter line (`arguments · lines 4–9 of 30`), and a header too
- * tall to leave the body room gives way to its compact form.
+ * does not fit it scrolls under a counter line (`arguments · lines 4–9 of 30`), a header too tall
+ * to leave the body room gives way to its compact form, and when even that does not fit, the whole
+ * header moves to the top of the scrolling part (it is read like the body before the keys work)
+ * with one shortened row of it pinned. The height returned is the height drawn, and it is within
+ * `maxHeight` whenever `maxHeight` is at least MIN_FRAME_HEIGHT.
  */
-export function layoutFrame({ parts, footer, maxHeight, scrollTop, unreadNote, seen = 0 }: FrameLayoutInput): FrameLayout {
+export function layoutFrame({ parts, footer: fullFooter, compactFooter, maxHeight, columns, scrollTop, unreadNote, seen = 0 }: FrameLayoutInput): FrameLayout {
   const { body, bodyLabel } = parts;
-  const room = Math.max(1, maxHeight - FRAME_CHROME_ROWS - footer.length);
+  const inside = maxHeight - FRAME_CHROME_ROWS;
+  const footer = compactFooter && inside - fullFooter.length < MIN_SCROLL_ROWS ? compactFooter : fullFooter;
+  const room = inside - footer.length;
   const total = body.length;
   const labelRows = bodyLabel ? 1 : 0;
   const whole = (header: Line[]): FrameLayout => {
     const rows = [...header, ...(bodyLabel ? [bodyLabel] : []), ...body, ...footer];
-    return { rows, height: rows.length + FRAME_CHROME_ROWS, total, viewport: total, scrollTop: 0 };
+    return { rows, height: rows.length + FRAME_CHROME_ROWS, total, viewport: total, scrollTop: 0, leadRows: 0 };
   };
+  const scrolled = (header: Line[], scrolling: Line[], label: Line | undefined, leadRows: number): FrameLayout => {
+    const count = scrolling.length;
+    const viewport = Math.max(1, room - header.length - 1);
+    const top = Math.max(0, Math.min(scrollTop, count - viewport));
+    const bottom = Math.min(count, top + viewport);
+    // The counter line takes the label's place, so scrolling costs no extra row.
+    const scrollLine: Line = label ? [...label, { text: ' · ', tone: 'muted' }] : [];
+    scrollLine.push({ text: `lines ${top + 1}–${bottom} of ${count}`, tone: 'muted' as Tone });
+    const unread = unreadNote !== undefined && Math.max(seen, bottom) < count;
+    if (top > 0) scrollLine.push({ text: ' ↑', tone: 'muted' });
+    // The note says more than `more` does, and the line has to fit beside the sidebar.
+    if (bottom < count) scrollLine.push({ text: unread ? ' ↓' : ' ↓ more', tone: 'muted' });
+    if (unread) scrollLine.push({ text: ' · ', tone: 'muted' }, ...unreadNote);
+    const rows = [...header, scrollLine, ...scrolling.slice(top, bottom), ...footer];
+    return { rows, height: rows.length + FRAME_CHROME_ROWS, total: count, viewport, scrollTop: top, leadRows };
+  };
+
   if (parts.header.length + labelRows + total <= room) return whole(parts.header);
+  if (room - parts.header.length - 1 >= Math.min(MIN_BODY_ROWS, total)) return scrolled(parts.header, body, bodyLabel, 0);
   const compact = parts.compactHeader ?? parts.header;
-  let header = parts.header;
-  if (room - header.length - 1 < Math.min(MIN_BODY_ROWS, total)) {
-    if (compact.length + labelRows + total <= room) return whole(compact);
-    header = compact;
-  }
-  // The counter line takes the label's place, so scrolling costs no extra row.
-  const viewport = Math.max(1, room - header.length - 1);
-  const top = Math.max(0, Math.min(scrollTop, total - viewport));
-  const bottom = Math.min(total, top + viewport);
-  const scrollLine: Line = bodyLabel ? [...bodyLabel, { text: ' · ', tone: 'muted' }] : [];
-  scrollLine.push({ text: `lines ${top + 1}–${bottom} of ${total}`, tone: 'muted' as Tone });
-  const unread = unreadNote !== undefined && Math.max(seen, bottom) < total;
-  if (top > 0) scrollLine.push({ text: ' ↑', tone: 'muted' });
-  // The note says more than `more` does, and the line has to fit beside the sidebar.
-  if (bottom < total) scrollLine.push({ text: unread ? ' ↓' : ' ↓ more', tone: 'muted' });
-  if (unread) scrollLine.push({ text: ' · ', tone: 'muted' }, ...unreadNote);
-  const rows = [...header, scrollLine, ...body.slice(top, bottom), ...footer];
-  return { rows, height: rows.length + FRAME_CHROME_ROWS, total, viewport, scrollTop: top };
+  if (compact.length + labelRows + total <= room) return whole(compact);
+  if (room - compact.length - 1 >= Math.min(1, total)) return scrolled(compact, body, bodyLabel, 0);
+  // Not even the compact header fits beside one body row (long names, a short terminal).
+  const lead = [...parts.header, ...(bodyLabel ? [bodyLabel] : [])];
+  const pinned = room < MIN_SCROLL_ROWS + 1 ? [] : parts.oneRowHeader ? [parts.oneRowHeader] : shortenedHeader(compact, columns);
+  return scrolled(pinned, [...lead, ...body], undefined, lead.length);
 }

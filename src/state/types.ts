@@ -117,6 +117,11 @@ export interface FrameUi {
   /** Lowest body line that has been on screen (exclusive), at `seenWidth`. */
   seen: number;
   seenWidth: number;
+  /**
+   * Header rows that scrolled above the body (the frame's `leadRows`) when `seen` and `scrollTop`
+   * were counted; they shift when that changes. Absent: none.
+   */
+  seenLead?: number;
   /** `reason`: typing a deny reason; `edit`: editing a command before running it. */
   mode: 'buttons' | 'reason' | 'edit';
   field: EditorState;
