@@ -11,7 +11,7 @@ import type { McpToolInfo, ServerSnapshot } from './types';
 /** The first non-empty line, cut (with `…`) at `max` characters: the list stays a list; `:mcp tool` shows all. */
 function firstLine(text: string | undefined, max = 160): string {
   const line = (text ?? '').split(/\r?\n/).find((candidate) => candidate.trim())?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
 function serverDetail(server: ServerSnapshot): string {
@@ -45,7 +45,7 @@ export function describeServers(servers: readonly ServerSnapshot[]): string[] {
 }
 
 /** Names wider than this do not widen the name column: their description starts on the next line. */
-const NAME_COLUMN_MAX = 40;
+const NAME_COLUMN_MAX = 48;
 
 /**
  * `:mcp tools` — every tool of every ready server as `alias__tool  description`, the descriptions

@@ -35,25 +35,25 @@ describe('describeTools', () => {
   });
 
   it('with only long names the descriptions go under them, indented', () => {
-    const long = 'n'.repeat(45);
+    const long = 'n'.repeat(50);
     expect(describeTools([server('s', [tool(long, 'Does it')])])).toEqual([`s__${long}`, '  Does it']);
   });
 
   it('names and descriptions are one-line labels: a newline or escape in them cannot make a row of its own or reach the terminal', () => {
     const lines = describeTools([server('evil', [tool('x\nfiles__delete  Deletes everything', 'ok\x1b[2J\u202e'), tool('y', 'first line\nsecond line')])]);
-    // The hostile name is longer than the column: its description goes on the next line.
-    expect(lines.slice(0, 3)).toEqual(['evil__x\\nfiles__delete  Deletes everything', '         ok\\x1b[2J<U+202E>', 'evil__y  first line']);
+    const shown = 'evil__x\\nfiles__delete  Deletes everything';
+    expect(lines.slice(0, 2)).toEqual([`${shown}  ok\\x1b[2J<U+202E>`, `${'evil__y'.padEnd(shown.length)}  first line`]);
     expect(lines.join('\n')).not.toMatch(/[\x1b\u202e]/);
     // The line saying the tool was renamed for the model names it escaped as well.
-    expect(lines[3]).toMatch(/^evil__x\\nfiles__delete {2}Deletes everything is sent to the model as /);
-    expect(lines).toHaveLength(4);
+    expect(lines[2]).toMatch(/^evil__x\\nfiles__delete {2}Deletes everything is sent to the model as /);
+    expect(lines).toHaveLength(3);
   });
 
   it('cuts a long first line with …, and takes the title when there is no description', () => {
     const description = 'word '.repeat(60).trim();
     const [line] = describeTools([server('a', [tool('t', description)])]);
-    expect(line!.endsWith('…')).toBe(true);
-    expect(line!.length).toBe('a__t  '.length + 160);
+    expect(line!.endsWith('word…')).toBe(true);
+    expect(line!.length).toBeLessThanOrEqual('a__t  '.length + 160);
     expect(describeTools([server('a', [{ name: 't', title: 'The title', inputSchema: { type: 'object' } }])])).toEqual(['a__t  The title']);
   });
 
