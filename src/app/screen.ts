@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import sliceAnsi from 'slice-ansi';
+import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
  * Our own frame writer for the full-screen UI.
@@ -23,7 +24,6 @@ const HIDE_CURSOR = '\x1b[?25l';
 const RESET = '\x1b[0m';
 const ERASE_LINE_RIGHT = '\x1b[K';
 const ERASE_LINE = '\x1b[2K';
-const RESET_MARGINS = '\x1b[r';
 const SGR = /\x1b\[[0-9;:]*m/;
 const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
@@ -44,14 +44,6 @@ export interface ScreenRegion {
   rows(): readonly string[];
 }
 
-/** One screen row: `left` is the region's part (the whole line outside the region), `right` Ink's part after it. */
-interface Row {
-  left: string;
-  right: string;
-  /** The column where `right` starts (the region's width), or -1 for a row outside the region. */
-  cut: number;
-}
-
 let blanks = '';
 /** `width` plain spaces (kept, as every frame asks for the same width). */
 function spaces(width: number): string {
@@ -59,36 +51,10 @@ function spaces(width: number): string {
   return blanks;
 }
 
-function sameRow(a: Row | undefined, b: Row): boolean {
-  return a !== undefined && a.cut === b.cut && a.left === b.left && a.right === b.right;
-}
-
 function splitLines(frame: string): string[] {
   const lines = frame.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/**
- * Region rows among the top `span` rows of `rows` that show the same text `shift` rows further
- * down in `before` (further up for a negative shift), blank rows aside: what scrolling those rows
- * by `shift` would keep.
- */
-function matchesShifted(before: readonly Row[], rows: readonly Row[], span: number, cut: number, shift: number): number {
-  let matches = 0;
-  for (let row = Math.max(0, -shift); row < span && row + shift < span; row++) {
-    const now = rows[row];
-    const then = before[row + shift];
-    if (now && then && now.cut === cut && then.cut === cut && now.left.length > 0 && now.left === then.left) matches++;
-  }
-  return matches;
-}
-
-/** How many rows from the top of `rows` belong to a region cut at `cut`. */
-function regionRowsOf(rows: readonly Row[], cut: number): number {
-  let count = 0;
-  while (count < rows.length && rows[count]!.cut === cut) count++;
-  return count;
 }
 
 export class ScreenWriter {
@@ -135,39 +101,6 @@ export class ScreenWriter {
   }
 
   /**
-   * When the region's rows moved (a streamed answer scrolling them up; the region growing or
-   * shrinking by a few rows, as when the waiting line below it comes and goes), lets the terminal
-   * move them within a scroll region over the rows both frames give the region, and returns what
-   * the screen then shows, so only the rest is written.
-   */
-  private scrollRegion(before: Row[], rows: readonly Row[], regionHeight: number, emit: (scroll: string) => void): Row[] {
-    const cut = rows[0]!.cut;
-    // Over the rows either frame gives the region: when it shrinks, the rows it gives up still
-    // hold what scrolls into the rows it keeps.
-    const span = Math.min(Math.max(regionHeight, regionRowsOf(before, cut)), rows.length);
-    let best = 0;
-    let bestMatches = matchesShifted(before, rows, span, cut, 0);
-    const unmoved = bestMatches;
-    for (let distance = 1; distance < span; distance++) {
-      for (const shift of [distance, -distance]) {
-        const matches = matchesShifted(before, rows, span, cut, shift);
-        if (matches > bestMatches) {
-          best = shift;
-          bestMatches = matches;
-        }
-      }
-    }
-    if (best === 0 || bestMatches < 2 || bestMatches <= unmoved + 1) return before;
-    const distance = Math.abs(best);
-    // SU moves the rows up (new ones appear at the bottom), SD down; the rows let in are blank.
-    emit(`${RESET}\x1b[1;${span}r\x1b[${distance}${best > 0 ? 'S' : 'T'}${RESET_MARGINS}`);
-    const blank = (): Row => ({ left: '', right: '', cut: -1 });
-    const window = Array.from({ length: span }, (_, row) => before[row] ?? blank());
-    const moved = best > 0 ? [...window.slice(best), ...Array.from({ length: distance }, blank)] : [...Array.from({ length: distance }, blank), ...window.slice(0, span - distance)];
-    return [...moved, ...before.slice(span)];
-  }
-
-  /**
    * Draws a frame from Ink, or (without one) the last frame again with the region's current rows.
    * Only rows that changed are written; when the region's rows moved (a streamed answer
    * scrolling), the terminal scrolls them itself inside a scroll region and only what is new is
@@ -183,8 +116,12 @@ export class ScreenWriter {
     if (this.fullRepaint) {
       out += HIDE_CURSOR + RESET + '\x1b[2J';
       before = [];
-    } else if (regionHeight >= 3) {
-      before = this.scrollRegion(before, rows, regionHeight, (scroll) => (out += scroll));
+    } else {
+      const plan = planScroll(before, rows, regionHeight);
+      if (plan) {
+        out += scrollSequence(plan, RESET);
+        before = scrolled(before, plan);
+      }
     }
 
     // A reset goes before erasing when the text written before may have left a style open

@@ -110,7 +110,7 @@ describe('transcript layer', () => {
       if (index % 10 === 0) await app.screen();
     }
     const streamed = await app.screen();
-    expect(writes.some((data) => /\x1b\[1;\d+r\x1b\[\d+S/.test(data))).toBe(true);
+    expect(writes.some((data) => /\x1b\[\d+;\d+r\x1b\[\d+S/.test(data))).toBe(true);
     expect(streamed).toEqual(await app.redrawn());
     expect(bytesWithScroll).toBeGreaterThan(0);
   });

@@ -134,9 +134,30 @@ describe('screen writer', () => {
     region.lines = history.slice(-8);
     sent.length = 0;
     writer.render(frameFor(8));
-    expect(sent[0]).toContain('\x1b[1;8r\x1b[1T\x1b[r');
+    expect(sent[0]).toMatch(/\x1b\[1;[78]r\x1b\[1T\x1b\[r/);
     expect(sent[0]).toContain('line 23');
     expect(sent[0]).toContain('answer 1');
     expect(sent[0]).not.toMatch(/line (2[4-9])/);
+  });
+
+  it('keeps the sidebar box out of the scroll: its border and title rows are never written again for a scrolled line', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const history = Array.from({ length: 30 }, (_, row) => `line ${row}`);
+    const region = new Region(24, 10, history.slice(0, 10));
+    writer.setRegion(region);
+    const side = (row: number) => (row === 0 ? '┌──────────┐' : row === 1 ? '│ \x1b[1mservers\x1b[22m  │' : row === 9 ? '└──────────┘' : '│          │');
+    const frame = Array.from({ length: ROWS }, (_, row) => (row < 10 ? `${' '.repeat(24)}${side(row)}` : `input ${row}`)).join('\n');
+    writer.render(frame);
+    for (let next = 10; next < 14; next++) {
+      region.lines = history.slice(next - 9, next + 1);
+      sent.length = 0;
+      writer.render();
+      // Between the box's title and its bottom border the rows hold only its sides: the scroll
+      // stays among them, and the rows above and below it are written in the transcript's columns.
+      expect(sent[0]).toMatch(/\x1b\[\d+;\d+r\x1b\[1S/);
+      expect(sent[0]).toContain(`line ${next}`);
+      expect(sent[0]).not.toMatch(/[┌└]|servers/);
+    }
   });
 });
