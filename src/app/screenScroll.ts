@@ -7,9 +7,9 @@
  * width, though, so the sidebar's rows beside it move too and must be written back where they
  * differ: its top border, title and server rows, and the bottom border, are the costliest rows on
  * screen (box-drawing characters are three bytes each). So the plan weighs bytes, not rows: for the
- * few shifts that keep the most transcript rows, it picks the block of rows to scroll that saves
- * the most bytes over writing the rows where they are — typically the rows between the sidebar's
- * header and its bottom border — or no scroll at all.
+ * few shifts that save the most when everything scrolls, it picks the block of rows to scroll that
+ * saves the most bytes over writing the rows where they are — typically the rows between the
+ * sidebar's header and its bottom border — or no scroll at all.
  */
 
 /** One screen row: `left` is the region's part (the whole line outside the region), `right` Ink's part after it. */
@@ -36,7 +36,7 @@ const BLANK: Row = { left: '', right: '', cut: -1 };
 const ROW_OVERHEAD = 14;
 /** A scroll: reset, DECSTBM, SU/SD, margins reset. */
 const SCROLL_OVERHEAD = 16;
-/** Shifts tried: the ones that keep the most transcript rows. */
+/** Shifts looked at closely (see candidateShifts). */
 const CANDIDATE_SHIFTS = 3;
 
 /** Bytes the writer sends to turn `old` into `row` (mirrors ScreenWriter.render's three cases). */
@@ -54,26 +54,25 @@ function regionRowsOf(rows: readonly Row[], cut: number): number {
   return count;
 }
 
-/** Transcript rows among the top `span` rows that show the same text `shift` rows further down in `before` (up for a negative shift). */
-function matchesShifted(before: readonly Row[], rows: readonly Row[], span: number, cut: number, shift: number): number {
-  let matches = 0;
-  for (let row = Math.max(0, -shift); row < span && row + shift < span; row++) {
-    const now = rows[row]!;
-    const then = before[row + shift]!;
-    if (now.cut === cut && then.cut === cut && now.left.length > 0 && now.left === then.left) matches++;
-  }
-  return matches;
-}
-
-function candidateShifts(before: readonly Row[], rows: readonly Row[], span: number, cut: number): number[] {
-  const scored: Array<{ shift: number; matches: number }> = [];
+/**
+ * The shifts worth a closer look: those that save the most bytes when the whole span scrolls.
+ * Bytes, not matching rows: text that repeats (list items, code braces, an answer's sections)
+ * matches at many shifts, and only the true one also keeps the rows that differ.
+ */
+function candidateShifts(old: readonly Row[], rows: readonly Row[], sizes: ReadonlyArray<{ left: number; right: number }>, blankBytes: readonly number[], stayBytes: number): number[] {
+  const span = old.length;
+  const scored: Array<{ shift: number; saving: number }> = [];
   for (let distance = 1; distance < span; distance++) {
     for (const shift of [distance, -distance]) {
-      const matches = matchesShifted(before, rows, span, cut, shift);
-      if (matches > 0) scored.push({ shift, matches });
+      let after = 0;
+      for (let row = 0; row < span && after < stayBytes; row++) {
+        const source = row + shift;
+        after += source >= 0 && source < span ? rowBytes(old[source]!, rows[row]!, sizes[row]!) : blankBytes[row]!;
+      }
+      if (after < stayBytes) scored.push({ shift, saving: stayBytes - after });
     }
   }
-  scored.sort((a, b) => b.matches - a.matches || Math.abs(a.shift) - Math.abs(b.shift));
+  scored.sort((a, b) => b.saving - a.saving || Math.abs(a.shift) - Math.abs(b.shift));
   return scored.slice(0, CANDIDATE_SHIFTS).map((entry) => entry.shift);
 }
 
@@ -95,12 +94,12 @@ export function planScroll(before: readonly Row[], rows: readonly Row[], regionH
   // hold what scrolls into the rows it keeps.
   const span = Math.min(Math.max(regionHeight, regionRowsOf(before, cut)), rows.length);
   const old = Array.from({ length: span }, (_, row) => before[row] ?? BLANK);
-  const shifts = candidateShifts(old, rows, span, cut);
-  if (shifts.length === 0) return undefined;
-
   const sizes = rows.slice(0, span).map((row) => ({ left: Buffer.byteLength(row.left), right: Buffer.byteLength(row.right) }));
+  const blankBytes = sizes.map((size, row) => rowBytes(BLANK, rows[row]!, size));
   const stay = prefixSums(sizes.map((size, row) => rowBytes(old[row]!, rows[row]!, size)));
-  const blank = prefixSums(sizes.map((size, row) => rowBytes(BLANK, rows[row]!, size)));
+  const blank = prefixSums(blankBytes);
+  const shifts = candidateShifts(old, rows, sizes, blankBytes, stay[span]!);
+  if (shifts.length === 0) return undefined;
   let best: ScrollPlan | undefined;
   let bestSaving = SCROLL_OVERHEAD;
   for (const shift of shifts) {
