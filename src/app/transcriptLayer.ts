@@ -1,4 +1,4 @@
-import { frameRows, sharedTranscriptCache, subscribeHighlighter, TICK_MS, TranscriptViewport, warmUpMarkdown, type TranscriptCache } from '../components/chat/index';
+import { frameRows, sharedTranscriptCache, subscribeHighlighter, TICK_MS, TranscriptViewport, warmUpTranscript, type TranscriptCache } from '../components/chat/index';
 import type { Theme } from '../components/theme';
 import type { AppState, AppStore } from '../state/store';
 import type { ScreenRegion } from './screen';
@@ -57,8 +57,9 @@ export class TranscriptLayer implements ScreenRegion {
     ];
     // A moment after the first frame, while the user types: the markdown lexer's first use is slow
     // (compiling its expressions, ~50 ms) and would otherwise stall the first frames of the first
-    // answer. Not at once: loading the MCP client and starting the servers comes first.
-    const warmUp = setTimeout(warmUpMarkdown, WARM_UP_DELAY_MS);
+    // answer; a tool call's first row costs a few ms in the middle of a tool loop. Not at once:
+    // loading the MCP client and starting the servers comes first.
+    const warmUp = setTimeout(() => warmUpTranscript(this.geometry?.theme, this.geometry?.width ?? 0), WARM_UP_DELAY_MS);
     warmUp.unref?.();
     this.stop.push(() => clearTimeout(warmUp));
   }
