@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createMcpManager, type McpManagerOptions } from '../../src/services/mcp/index';
 import type { McpEvent, McpManagerService } from '../../src/services/mcp/types';
@@ -90,4 +91,20 @@ export async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<R
       await exited;
     },
   };
+}
+
+/** Waits until `check` holds, polling every 20 ms; fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(20);
+  }
+}
+
+/** SIGKILL: no goodbye on any stream, as when a machine or a container disappears. Resolves once it exited. */
+export async function killHard(running: RunningServer): Promise<void> {
+  const exited = new Promise((resolve) => running.child.once('exit', resolve));
+  running.child.kill('SIGKILL');
+  await exited;
 }

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEverything, testManager, type RunningServer, type TestManager } from '../../helpers/mcp';
+import { startEverything, testManager, type RunningServer, type TestManager, killHard, until } from '../../helpers/mcp';
 
 // An HTTP server that goes away: the call in flight ends soon with the reason (not after the tool
 // timeout), and the server is shown in error instead of ready.
@@ -14,20 +13,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
-
-/** SIGKILL: no goodbye on any stream, as when a machine or a container disappears. */
+/** Kills the server for good; already gone, it is nothing for afterEach to stop. */
 async function kill(running: RunningServer): Promise<void> {
-  const exited = new Promise((resolve) => running.child.once('exit', resolve));
-  running.child.kill('SIGKILL');
-  await exited;
-  // Already gone: nothing left for afterEach to stop.
+  await killHard(running);
   if (server === running) server = undefined;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../../src/services/config/schema';
-import { EVERYTHING, MISBEHAVING, testManager, type TestManager } from '../../helpers/mcp';
+import { EVERYTHING, MISBEHAVING, testManager, type TestManager, until } from '../../helpers/mcp';
 
 // Servers that fail in the ways real ones do. Every call still ends in text for the model, and the
 // user sees one clear line per server.
@@ -18,14 +18,6 @@ afterEach(async () => {
   await test?.dispose();
   test = undefined;
 });
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
 
 describe('misbehaving servers', () => {
   it('answers a call whose server dies in the middle of it, and shows why', async () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { startLmcpServer, type LmcpServer } from '../../helpers/lmcp-server';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../helpers/oauth-mcp-server';
-import { startEverything, testManager, type RunningServer, type TestManager } from '../../helpers/mcp';
+import { startEverything, testManager, type RunningServer, type TestManager, killHard, until } from '../../helpers/mcp';
 
 // A remote server that goes away while nobody calls it is shown in error (with the reason) soon,
 // not at the next call; a healthy idle server gets an occasional ping and nothing more.
@@ -27,20 +27,9 @@ afterEach(async () => {
   lmcp = undefined;
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
-
-/** SIGKILL: no goodbye on any stream, as when a machine or a container disappears. */
+/** Kills the server for good; already gone, it is nothing for afterEach to stop. */
 async function kill(running: RunningServer): Promise<void> {
-  const exited = new Promise((resolve) => running.child.once('exit', resolve));
-  running.child.kill('SIGKILL');
-  await exited;
-  // Already gone: nothing left for afterEach to stop.
+  await killHard(running);
   if (server === running) server = undefined;
 }
 

@@ -7,7 +7,7 @@ import { createSession } from '../../../src/app/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
-import { freePort } from '../../helpers/mcp';
+import { freePort, until } from '../../helpers/mcp';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { textReply, toolCallReply } from '../../helpers/scripted-broker';
 import { CLI, makeScratchHome, testEnv } from '../../helpers/terminal';
@@ -28,14 +28,6 @@ type Status = Extract<ChatItem, { kind: 'status' }>;
 const statuses = (store: AppStore): Status[] => store.getState().items.filter((item): item is Status => item.kind === 'status');
 const saying = (store: AppStore, text: string) => statuses(store).filter((item) => item.text.includes(text));
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
-
 /** Lets whatever else a finished step would print arrive (a second report comes within microtasks). */
 const settle = () => sleep(300);
 
@@ -43,7 +35,7 @@ async function start(configure: (config: AppConfig) => void) {
   const config = await testConfig(broker.url, configure);
   const store = createAppStore();
   const session = track(createSession({ config, store, quit: () => {} }));
-  await until(() => store.getState().servers.builtin?.state === 'ready');
+  await until(() => store.getState().servers.builtin?.state === 'ready', 15_000);
   return { store, session };
 }
 
@@ -53,22 +45,22 @@ describe('MCP messages in the transcript', () => {
       config.mcp.servers = { nowhere: { url: deadUrl } };
     });
     const state = () => store.getState().servers.nowhere?.state;
-    await until(() => state() === 'error');
+    await until(() => state() === 'error', 15_000);
     await settle();
     expect(saying(store, 'nowhere')).toEqual([expect.objectContaining({ level: 'error', text: 'mcp nowhere: cannot reach the server (ECONNREFUSED)' })]);
 
     s.submit(':mcp reconnect nowhere');
-    await until(() => saying(store, 'nowhere').length >= 2);
+    await until(() => saying(store, 'nowhere').length >= 2, 15_000);
     await settle();
     expect(saying(store, 'nowhere')).toHaveLength(2);
 
     s.reconnectServer('nowhere');
-    await until(() => saying(store, 'nowhere').length >= 3);
+    await until(() => saying(store, 'nowhere').length >= 3, 15_000);
     await settle();
     expect(saying(store, 'nowhere')).toHaveLength(3);
 
     s.submit(`:mcp connect ${deadUrl} gone`);
-    await until(() => saying(store, 'mcp gone:').length >= 1);
+    await until(() => saying(store, 'mcp gone:').length >= 1, 15_000);
     await settle();
     expect(saying(store, 'gone').map((item) => [item.level, item.text])).toEqual([
       ['info', `mcp: connecting ${deadUrl} as gone…`],
@@ -76,7 +68,7 @@ describe('MCP messages in the transcript', () => {
     ]);
 
     s.connectServer(deadUrl, 'formed');
-    await until(() => saying(store, 'formed').length >= 1);
+    await until(() => saying(store, 'formed').length >= 1, 15_000);
     await settle();
     expect(saying(store, 'formed').map((item) => item.text)).toEqual(['mcp formed: cannot reach the server (ECONNREFUSED)']);
   });
@@ -85,23 +77,23 @@ describe('MCP messages in the transcript', () => {
     const { store, session: s } = await start((config) => {
       config.mcp.servers = { ev: everythingServer() };
     });
-    await until(() => store.getState().servers.ev?.state === 'ready');
+    await until(() => store.getState().servers.ev?.state === 'ready', 15_000);
     const before = statuses(store).length;
     const added = () => statuses(store).slice(before).map((item) => [item.level, item.text]);
 
     s.submit(':mcp connect notaurl');
-    await until(() => added().length >= 1);
+    await until(() => added().length >= 1, 15_000);
     await settle();
     expect(added()).toEqual([['error', 'not an http(s) URL: "notaurl"']]);
 
     s.submit(`:mcp connect ${deadUrl} ev`);
-    await until(() => added().length >= 2);
+    await until(() => added().length >= 2, 15_000);
     await settle();
     expect(added()[1]).toEqual(['error', 'alias "ev" is already in use (disconnect it first or pick another alias)']);
     expect(added()).toHaveLength(2);
 
     s.submit(`:mcp connect ${deadUrl} bad__alias`);
-    await until(() => added().length >= 3);
+    await until(() => added().length >= 3, 15_000);
     await settle();
     expect(added()[2]![0]).toBe('error');
     expect(added()).toHaveLength(3);
@@ -110,7 +102,7 @@ describe('MCP messages in the transcript', () => {
     // Without an alias the announcement names the one made from the address.
     const port = new URL(deadUrl).port;
     s.submit(`:mcp connect ${deadUrl}`);
-    await until(() => added().length >= 5);
+    await until(() => added().length >= 5, 15_000);
     expect(added().slice(3)).toEqual([
       ['info', `mcp: connecting ${deadUrl} as 127-0-0-1-${port}…`],
       ['error', `mcp 127-0-0-1-${port}: cannot reach the server (ECONNREFUSED)`],
@@ -121,17 +113,17 @@ describe('MCP messages in the transcript', () => {
     const { store, session: s } = await start((config) => {
       config.mcp.servers = { ev: everythingServer() };
     });
-    await until(() => store.getState().servers.ev?.state === 'ready');
+    await until(() => store.getState().servers.ev?.state === 'ready', 15_000);
     const last = () => statuses(store).at(-1)!;
 
     s.submit(':mcp tool nosuch__x');
-    await until(() => last().text === 'no MCP server named "nosuch"');
+    await until(() => last().text === 'no MCP server named "nosuch"', 15_000);
     expect(last().level).toBe('error');
     s.submit(':mcp tool ev__nosuch');
-    await until(() => last().text === 'server ev has no tool "nosuch"');
+    await until(() => last().text === 'server ev has no tool "nosuch"', 15_000);
     expect(last().level).toBe('error');
     s.submit(':mcp tool ev__echo');
-    await until(() => last().text.startsWith('ev__echo'));
+    await until(() => last().text.startsWith('ev__echo'), 15_000);
     expect(last().level).toBe('info');
   });
 
@@ -140,7 +132,7 @@ describe('MCP messages in the transcript', () => {
       config.mcp.servers = { ev: everythingServer() };
       config.mcp.autoApprove = { 'ev__get-tiny-image': true };
     });
-    await until(() => store.getState().servers.ev?.state === 'ready');
+    await until(() => store.getState().servers.ev?.state === 'ready', 15_000);
     broker.enqueue(toolCallReply([{ id: 'call_1', name: 'ev__get-tiny-image', arguments: {} }]));
     broker.enqueue(textReply('A tiny image.'));
     s.submit('show me the image');

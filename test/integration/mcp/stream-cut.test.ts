@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEverything, testManager, type RunningServer, type TestManager } from '../../helpers/mcp';
+import { startEverything, testManager, type RunningServer, type TestManager, until } from '../../helpers/mcp';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy';
 
 // One call's answer stream ending early (a proxy's idle timeout; no event ids, so no resumption)
@@ -18,14 +17,6 @@ afterEach(async () => {
   server = undefined;
   proxy = undefined;
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
 
 const LONG = { duration: 30, steps: 30 };
 const SHORT = { duration: 3, steps: 3 };
