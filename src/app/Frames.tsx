@@ -58,10 +58,11 @@ function headOf(state: AppState): Head | undefined {
  */
 function uiFor(frameUi: FrameUi | undefined, id: string, width: number, lead: number): FrameUi {
   if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width), seenLead: lead };
-  if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenWidth: width, seenLead: lead };
+  if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenRuns: [], seenWidth: width, seenLead: lead };
   const shift = lead - (frameUi.seenLead ?? 0);
   if (shift === 0) return frameUi;
-  return { ...frameUi, seen: Math.max(0, frameUi.seen + shift), scrollTop: Math.max(0, frameUi.scrollTop + shift), seenLead: lead };
+  const seenRuns = (frameUi.seenRuns ?? []).map(([from, to]) => [Math.max(0, from + shift), Math.max(0, to + shift)] as const).filter(([from, to]) => to > from);
+  return { ...frameUi, seen: Math.max(0, frameUi.seen + shift), seenRuns, scrollTop: Math.max(0, frameUi.scrollTop + shift), seenLead: lead };
 }
 
 /**

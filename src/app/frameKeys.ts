@@ -3,6 +3,7 @@ import type { FrameUi } from '../state/types';
 import { EMPTY_EDITOR } from '../state/slices/ui';
 import { applyEditorKey, editorFromText, expandText } from './input/editor';
 import { isDeliberate, type KeyEvent } from './input/keys';
+import { markRead, rowsRead } from '../components/frameLayout';
 
 /**
  * What a key does in the approval or command frame: a pure function, so the rules that protect
@@ -48,9 +49,9 @@ export function newFrameUi(id: string, viewport: number, width: number): FrameUi
   return { id, button: 0, scrollTop: 0, seen: viewport, seenWidth: width, mode: 'buttons', field: EMPTY_EDITOR };
 }
 
-/** Every body row has been on screen. */
+/** Every body row has been on screen (End alone does not count the rows it skipped). */
 export function seenAll(ui: FrameUi, context: Pick<FrameKeyContext, 'total' | 'viewport'>): boolean {
-  return Math.max(ui.seen, ui.scrollTop + context.viewport) >= context.total;
+  return rowsRead(ui.seen, ui.seenRuns, ui.scrollTop, context.viewport) >= context.total;
 }
 
 /** The keys work: the delay passed (at `now`) and every row has been on screen. */
@@ -61,7 +62,10 @@ export function isArmed(ui: FrameUi, context: FrameKeyContext, now: number): boo
 function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
   const max = Math.max(0, context.total - context.viewport);
   const scrollTop = Math.max(0, Math.min(top, max));
-  return { ...ui, scrollTop, seen: Math.max(ui.seen, ui.scrollTop + context.viewport, scrollTop + context.viewport) };
+  // The rows on screen until now, then the rows on screen from now on.
+  const before = markRead(ui.seen, ui.seenRuns, ui.scrollTop, ui.scrollTop + context.viewport);
+  const after = markRead(before.seen, before.runs, scrollTop, scrollTop + context.viewport);
+  return { ...ui, scrollTop, seen: after.seen, seenRuns: after.runs };
 }
 
 /** Why an answer key is not taken now, or undefined when it is. */

@@ -23,7 +23,7 @@ export interface AskLayoutInput {
   parts: FrameParts;
   width: number;
   maxHeight: number;
-  ui: Pick<FrameUi, 'button' | 'scrollTop' | 'mode' | 'field' | 'seen'>;
+  ui: Pick<FrameUi, 'button' | 'scrollTop' | 'mode' | 'field' | 'seen' | 'seenRuns'>;
   /** The keys work (the delay passed and everything has been on screen). */
   armed: boolean;
   buttons: FrameButton[];
@@ -36,8 +36,12 @@ export function layoutAsk({ parts, width, maxHeight, ui, armed, buttons, field }
   const fieldRow: Line = [...field.prompt, ...fieldLine(ui.field, Math.max(1, inner - lineWidth(field.prompt)))];
   const buttonLines = inField ? [] : buttonRows(buttons, ui.button, armed, inner);
   const footer: Line[] = inField ? [fieldRow, [{ text: truncate(field.help, inner), tone: 'muted' }]] : buttonLines;
-  // On a very short screen: the field without its help, or the buttons on one row (cut with `…`).
-  const compactFooter: Line[] = inField ? [fieldRow] : [truncateLine(buttonLines.flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row)), inner)];
+  // On a very short screen: the field without its help, or the buttons on one row (cut with `…`),
+  // the focused one first so that what Enter answers is always on screen.
+  const focused = buttons[ui.button];
+  const focusedFirst = focused ? [focused, ...buttons.filter((_, index) => index !== ui.button)] : buttons;
+  const compactRow = inField ? [] : buttonRows(focusedFirst, 0, armed, inner).flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row));
+  const compactFooter: Line[] = inField ? [fieldRow] : [truncateLine(compactRow, inner)];
   return layoutFrame({
     parts,
     footer,
@@ -46,7 +50,8 @@ export function layoutAsk({ parts, width, maxHeight, ui, armed, buttons, field }
     columns: inner,
     scrollTop: ui.scrollTop,
     seen: ui.seen,
-    unreadNote: [{ text: 'read to the end to enable keys', tone: 'warn' }],
+    ...(ui.seenRuns ? { seenRuns: ui.seenRuns } : {}),
+    unreadNote: [{ text: 'read every line first', tone: 'warn' }],
   });
 }
 

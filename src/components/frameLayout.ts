@@ -100,8 +100,9 @@ export interface FrameLayoutInput {
   scrollTop: number;
   /** Appended to the scroll line while part of the body has not been on screen. */
   unreadNote?: Line;
-  /** Body rows already seen (exclusive); decides whether `unreadNote` shows. */
+  /** Body rows already seen from the top (exclusive), and runs seen below a gap; decide whether `unreadNote` shows. */
   seen?: number;
+  seenRuns?: readonly RowRun[];
 }
 
 /** A scrolling body keeps at least this many rows before the header is compacted. */
@@ -133,6 +134,32 @@ function shortenedHeader(compact: Line[], columns: number): Line[] {
   return [lineWidth(cut) < lineWidth(first) ? cut : [...first, { text: '…' }]];
 }
 
+/** Rows [from, to) of a frame's scrolling part. */
+export type RowRun = readonly [number, number];
+
+/**
+ * What has been on screen after rows [from, to) were: `seen` rows from the top without a gap, and
+ * the runs below a gap (rows shown after a jump, as End makes). Only rows actually shown count,
+ * so a jump past unread rows leaves them unread: what is approved must have been shown.
+ */
+export function markRead(seen: number, runs: readonly RowRun[] | undefined, from: number, to: number): { seen: number; runs: RowRun[] } {
+  const all = [...(runs ?? []), [from, to] as RowRun].sort((a, b) => a[0] - b[0]);
+  let prefix = seen;
+  const rest: Array<[number, number]> = [];
+  for (const [start, end] of all) {
+    const last = rest[rest.length - 1];
+    if (start <= prefix && rest.length === 0) prefix = Math.max(prefix, end);
+    else if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else rest.push([start, end]);
+  }
+  return { seen: prefix, runs: rest };
+}
+
+/** How many rows from the top have been on screen without a gap, counting the view (`viewport` rows from `scrollTop`). */
+export function rowsRead(seen: number, runs: readonly RowRun[] | undefined, scrollTop: number, viewport: number): number {
+  return markRead(seen, runs, scrollTop, scrollTop + viewport).seen;
+}
+
 /**
  * Fits header, body and footer into `maxHeight`. The header never scrolls away; when the body
  * does not fit it scrolls under a counter line (`arguments · lines 4–9 of 30`), a header too tall
@@ -141,7 +168,7 @@ function shortenedHeader(compact: Line[], columns: number): Line[] {
  * with one shortened row of it pinned. The height returned is the height drawn, and it is within
  * `maxHeight` whenever `maxHeight` is at least MIN_FRAME_HEIGHT.
  */
-export function layoutFrame({ parts, footer: fullFooter, compactFooter, maxHeight, columns, scrollTop, unreadNote, seen = 0 }: FrameLayoutInput): FrameLayout {
+export function layoutFrame({ parts, footer: fullFooter, compactFooter, maxHeight, columns, scrollTop, unreadNote, seen = 0, seenRuns }: FrameLayoutInput): FrameLayout {
   const { body, bodyLabel } = parts;
   const inside = maxHeight - FRAME_CHROME_ROWS;
   const footer = compactFooter && inside - fullFooter.length < MIN_SCROLL_ROWS ? compactFooter : fullFooter;
@@ -160,7 +187,7 @@ export function layoutFrame({ parts, footer: fullFooter, compactFooter, maxHeigh
     // The counter line takes the label's place, so scrolling costs no extra row.
     const scrollLine: Line = label ? [...label, { text: ' · ', tone: 'muted' }] : [];
     scrollLine.push({ text: `lines ${top + 1}–${bottom} of ${count}`, tone: 'muted' as Tone });
-    const unread = unreadNote !== undefined && Math.max(seen, bottom) < count;
+    const unread = unreadNote !== undefined && rowsRead(seen, seenRuns, top, viewport) < count;
     if (top > 0) scrollLine.push({ text: ' ↑', tone: 'muted' });
     // The note says more than `more` does, and the line has to fit beside the sidebar.
     if (bottom < count) scrollLine.push({ text: unread ? ' ↓' : ' ↓ more', tone: 'muted' });

@@ -114,8 +114,10 @@ export interface FrameUi {
   button: number;
   /** First body line shown. */
   scrollTop: number;
-  /** Lowest body line that has been on screen (exclusive), at `seenWidth`. */
+  /** Body lines from the top that have all been on screen (exclusive), at `seenWidth`. */
   seen: number;
+  /** Runs of body lines [from, to) on screen below a gap in `seen` (after a jump such as End). */
+  seenRuns?: ReadonlyArray<readonly [number, number]>;
   seenWidth: number;
   /**
    * Header rows that scrolled above the body (the frame's `leadRows`) when `seen` and `scrollTop`

@@ -246,15 +246,24 @@ describe('approval frame: what you approve is what you saw', () => {
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, `value ${index}`]));
     const probe = await ask(echo({ arguments: args, rawArguments: JSON.stringify(args) }));
     await pastDelay();
-    expect(h.screen()).toContain('read to the end to enable keys');
+    expect(h.screen()).toContain('read every line first');
     expect(h.screen()).not.toContain('"key59"');
     await h.type('y');
     expect(probe.answer).toBeUndefined();
     expect(h.screen()).toContain('read the whole call first');
-    await h.type('\x1b[6~');
-    expect(probe.answer).toBeUndefined();
+    // End shows the bottom, but the rows it jumped over were never on screen: still locked.
     await h.type('\x1b[F');
     expect(h.screen()).toContain('"key59": "value 59"');
+    expect(h.screen()).toContain('read every line first');
+    await h.type('y');
+    expect(probe.answer).toBeUndefined();
+    expect(h.screen()).toContain('read the whole call first');
+    // Paged through from the top, every row has been on screen.
+    await h.type('\x1b[H');
+    await h.type('\x1b[6~');
+    expect(probe.answer).toBeUndefined();
+    for (let page = 0; page < 8; page++) await h.type('\x1b[6~');
+    expect(h.screen()).not.toContain('read every line first');
     // Scrolling back up does not lock again: everything has been seen.
     await h.type('\x1b[H');
     await h.type('t');

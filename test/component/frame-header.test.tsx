@@ -7,7 +7,11 @@ import { useRenderedApp, type Harness } from './render';
 // What is approved must stay in view: the frame's header is pinned, only the arguments scroll.
 
 const PAGE_DOWN = '\x1b[6~';
-const END = '\x1b[F';
+
+/** Pages down through the whole frame, one screenful at a time, so every row is on screen once. */
+async function readThrough(h: { type: (text: string) => Promise<unknown> }): Promise<void> {
+  for (let page = 0; page < 40; page++) await h.type('\x1b[6~');
+}
 
 const call = (fields: Partial<ToolCallView> = {}): ToolCallView => ({
   id: 'call-1',
@@ -59,10 +63,10 @@ describe('approval frame: the header stays while the arguments scroll', () => {
     await ask(call({ arguments: args, rawArguments: JSON.stringify(args) }));
     const first = frameRows(h.screen());
     expect(first.slice(0, 3)).toEqual(['call files__write_file', 'server files · tool write_file', 'Writes a file to disk']);
-    expect(first[3]).toMatch(/^arguments · lines 1–\d+ of 42 ↓ · read to the end to enable keys$/);
+    expect(first[3]).toMatch(/^arguments · lines 1–\d+ of 42 ↓ · read every line first$/);
     expect(first[4]).toBe('{');
 
-    await h.type(END);
+    await readThrough(h);
     const last = frameRows(h.screen());
     expect(last.slice(0, 3)).toEqual(['call files__write_file', 'server files · tool write_file', 'Writes a file to disk']);
     expect(last[3]).toMatch(/^arguments · lines \d+–42 of 42 ↑$/);
@@ -74,7 +78,7 @@ describe('approval frame: the header stays while the arguments scroll', () => {
     h = app.render({ columns: 80, rows: 14 });
     const args = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`key${index}`, index]));
     await ask(call({ arguments: args, rawArguments: JSON.stringify(args), definitionChanged: 'description changed' }));
-    await h.type(END);
+    await readThrough(h);
     const rows = frameRows(h.screen());
     expect(rows[0]).toBe('server files · tool write_file');
     expect(rows[1]).toContain('▲ changed since last approved: description changed');
@@ -91,10 +95,10 @@ describe('command frame: the counter counts the command lines only', () => {
     const lines = h.screen().split('\n');
     const top = lines.findIndex((line) => line.startsWith('╭─ Run this command?'));
     expect(lines[top + 1]).toContain('proposed by the model, runs in your shell here');
-    expect(lines[top + 2]).toMatch(/lines 1–\d+ of 30 ↓ · read to the end to enable keys/);
+    expect(lines[top + 2]).toMatch(/lines 1–\d+ of 30 ↓ · read every line first/);
     await h.type('y');
     expect(probe.answer).toBeUndefined();
-    await h.type(END);
+    await readThrough(h);
     expect(h.screen()).toMatch(/lines \d+–30 of 30 ↑/);
     expect(h.screen()).toContain('proposed by the model, runs in your shell here');
     await h.type('y');

@@ -9,7 +9,11 @@ import { useRenderedApp, type Harness } from './render';
 // before the frame can be allowed, and a resize that moves it in or out keeps what was read.
 
 const DOWN = '\x1b[B';
-const END = '\x1b[F';
+
+/** Pages down through the whole frame, one screenful at a time, so every row is on screen once. */
+async function readThrough(h: { type: (text: string) => Promise<unknown> }): Promise<void> {
+  for (let page = 0; page < 40; page++) await h.type('\x1b[6~');
+}
 const ALIAS = 'a-server-alias-of-32-characters-';
 const TOOL = `write_${'x'.repeat(140)}_end`;
 const args = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`key${index}`, `value ${index}`]));
@@ -51,7 +55,7 @@ describe('a header too tall for the frame scrolls with the arguments', () => {
     const rows = frameRows();
     // Both names, their middles cut out and marked, and that it is shortened.
     expect(rows[0]).toMatch(/^server a-serv…cters- · tool write_x+…x+_end ▲ changed \(shortened\)$/);
-    expect(rows[1]).toMatch(/^lines 1–\d+ of \d+ ↓ · read to the end to enable keys$/);
+    expect(rows[1]).toMatch(/^lines 1–\d+ of \d+ ↓ · read every line first$/);
     expect(rows[2]).toMatch(/^call a-server-alias/);
     await h.type('y');
     expect(probe.answer).toBeUndefined();
@@ -96,7 +100,7 @@ describe('a header too tall for the frame scrolls with the arguments', () => {
     await h.type('y');
     expect(probe.answer).toBeUndefined();
     expect(h.screen()).toContain('read the whole call first');
-    await h.type(END);
+    await readThrough(h);
     await h.type('y');
     expect(probe.answer).toEqual({ action: 'allow', scope: 'once' });
   });
@@ -106,7 +110,7 @@ describe('a header too tall for the frame scrolls with the arguments', () => {
     const probe = await askApproval(h, LONG);
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
     expect(counter().of).toBe(42);
-    await h.type(END);
+    await readThrough(h);
     h.stdout.resize(80, 14);
     await h.settle();
     expect(counter().of).toBeGreaterThan(42);

@@ -8,6 +8,14 @@ import { keys, makeScratchHome, ROOT, sleep, TerminalSession, writeHomeConfig } 
 // Through the built binary: while long arguments scroll in the approval frame, what is being
 // approved (server and tool) never leaves it, and the allow key works once all was on screen.
 
+
+/** Pages through a frame (down, or up with PgUp) one screenful at a time, each key its own read. */
+async function pageThrough(term: { write: (data: string) => unknown }, key = keys.pageDown): Promise<void> {
+  for (let press = 0; press < 30; press++) {
+    term.write(key);
+    await sleep(30);
+  }
+}
 const FRAME_DELAY_MS = 600;
 const { broker, track } = useBrokerAndTerminals();
 
@@ -46,8 +54,9 @@ describe('end to end: the approval frame header is pinned', () => {
       await sleep(100);
       expect(frameRows(await term.screen())[1]).toBe('server builtin · tool calculator');
     }
-    term.write(keys.end);
-    const last = frameRows(await term.waitFor(new RegExp(`lines \\d+–${total} of ${total} ↑`)));
+    // End alone would leave the rows it jumps over unread: page through to the bottom.
+    await pageThrough(term);
+    const last = frameRows(await term.waitFor(new RegExp(`lines \\d+–${total} of ${total} ↑ *│`)));
     expect(last.slice(0, 3)).toEqual(['call builtin__calculator', 'server builtin · tool calculator', expect.stringMatching(/arithmetic/i)]);
     expect(last.join('\n')).toContain('line 80 of a long message');
     await sleep(150);
@@ -87,12 +96,12 @@ describe('end to end: a call with very long names in a short terminal', () => {
       await term.typeSlowly('go');
       await term.waitFor('go');
       term.write(keys.enter);
-      await term.waitFor(/read to the end to enable keys[^]*\[y /);
+      await term.waitFor(/read every line first[^]*\[y /);
       // The chat column only (at 160 the sidebar is on the right: 32 columns and a gap).
       const lines = (await term.lines()).map((line) => line.slice(0, cols >= 90 ? cols - 33 : cols));
       const frame = frameRows(lines.join('\n'));
       expect(frame[0], lines.join('\n')).toMatch(/^server a-serv\S* · tool write_x+…x+_end \(shortened\)$/);
-      expect(frame[1]).toMatch(/^lines 1–\d+ of \d+ ↓ · read to the end to enable keys$/);
+      expect(frame[1]).toMatch(/^lines 1–\d+ of \d+ ↓ · read every line first$/);
       expect(frame[2]).toMatch(/^call a-server-alias-of-32-characters-__write_x+/);
       // The frame's bottom border is right above the input box, the status bar is the last row.
       const bottom = lines.findIndex((line, index) => index > lines.findIndex((row) => row.startsWith('╭─ Run this tool?')) && line.startsWith('╰'));
@@ -102,8 +111,14 @@ describe('end to end: a call with very long names in a short terminal', () => {
       await sleep(FRAME_DELAY_MS);
       term.write('y');
       await term.waitFor('read the whole call first');
+      // End shows the bottom but leaves what it skipped unread; paging back up reads the rest.
       term.write(keys.end);
-      await term.waitFor(/lines \d+–(\d+) of \1 ↑/);
+      await sleep(150);
+      term.write('y');
+      await term.waitFor('read the whole call first');
+      await pageThrough(term, keys.pageUp);
+      // Back at the top with nothing left unread: the note is gone.
+      await term.waitFor(/lines 1–\d+ of \d+ ↓ more/);
       await sleep(150);
       term.write('y');
       await term.waitFor('Echoed it.', 20_000);
