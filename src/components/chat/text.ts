@@ -220,7 +220,8 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
         pendingSpaceWidth = 0;
         continue;
       }
-      if (!word.breakAnywhere && word.width <= available && rowWidth > 0) {
+      // Moved whole to the next row only when it fits there (a continuation row may be narrower).
+      if (!word.breakAnywhere && word.width <= Math.max(1, width - spansWidth(continuationPrefix)) && rowWidth > 0) {
         endRow();
         if (full()) break;
         startRow(true);

@@ -20,6 +20,17 @@ describe('wrapping', () => {
     }
   });
 
+  it('a word moved to a continuation row that is narrower than the first is broken, never wider than the width', () => {
+    // As a `name  description` status row hangs its rows under the description column.
+    const text = 'tool  see https://example.com/a/very/long/path/that/is/one/word/of/sixty/eight/chars now';
+    for (let width = 20; width <= 90; width++) {
+      const hang = Math.min(width - 2, 40);
+      const rows = wrapSpans([{ text }], width, { restPrefix: [{ text: '  ' }], continuationPrefix: [{ text: ' '.repeat(hang) }] }).map(stripSgr);
+      for (const row of rows) expect(stringWidth(row), `width ${width}: ${JSON.stringify(row)}`).toBeLessThanOrEqual(width);
+      expect(rows.join('').replace(/ /g, ''), `width ${width}`).toBe(text.replace(/ /g, ''));
+    }
+  });
+
   it('breaks East Asian text between characters, not only at spaces', () => {
     const rows = wrapSpans([{ text: 'ab 中文字符测试' }], 8).map(stripSgr);
     expect(rows).toEqual(['ab 中文', '字符测试']);
