@@ -36,7 +36,8 @@ const BLANK: Row = { left: '', right: '', cut: -1 };
 const ROW_OVERHEAD = 14;
 /** A scroll: reset, DECSTBM, SU/SD, margins reset. */
 const SCROLL_OVERHEAD = 16;
-/** Shifts looked at closely (see candidateShifts). */
+/** Shifts weighed in bytes, and shifts given a block of rows (see candidateShifts). */
+const MATCHED_SHIFTS = 8;
 const CANDIDATE_SHIFTS = 3;
 
 /** Bytes the writer sends to turn `old` into `row` (mirrors ScreenWriter.render's three cases). */
@@ -54,23 +55,43 @@ function regionRowsOf(rows: readonly Row[], cut: number): number {
   return count;
 }
 
+/** Transcript rows that show the same text `shift` rows further down in `old` (up for a negative shift), blank rows aside. */
+function matchesShifted(old: readonly Row[], rows: readonly Row[], shift: number): number {
+  const span = old.length;
+  const cut = rows[0]!.cut;
+  let matches = 0;
+  for (let row = Math.max(0, -shift); row < span && row + shift < span; row++) {
+    const now = rows[row]!;
+    const then = old[row + shift]!;
+    if (now.cut === cut && then.cut === cut && now.left.length > 0 && now.left === then.left) matches++;
+  }
+  return matches;
+}
+
 /**
- * The shifts worth a closer look: those that save the most bytes when the whole span scrolls.
- * Bytes, not matching rows: text that repeats (list items, code braces, an answer's sections)
- * matches at many shifts, and only the true one also keeps the rows that differ.
+ * The shifts worth a closer look. Matching rows (string comparisons only) narrow every possible
+ * shift down to a few; of those, the ones that save the most bytes when the whole span scrolls
+ * win. Bytes, not matches, decide: text that repeats (list items, code braces, an answer's
+ * sections) matches at wrong shifts as well, and only the true one also keeps the rows that differ.
  */
 function candidateShifts(old: readonly Row[], rows: readonly Row[], sizes: ReadonlyArray<{ left: number; right: number }>, blankBytes: readonly number[], stayBytes: number): number[] {
   const span = old.length;
-  const scored: Array<{ shift: number; saving: number }> = [];
+  const matching: Array<{ shift: number; matches: number }> = [];
   for (let distance = 1; distance < span; distance++) {
     for (const shift of [distance, -distance]) {
-      let after = 0;
-      for (let row = 0; row < span && after < stayBytes; row++) {
-        const source = row + shift;
-        after += source >= 0 && source < span ? rowBytes(old[source]!, rows[row]!, sizes[row]!) : blankBytes[row]!;
-      }
-      if (after < stayBytes) scored.push({ shift, saving: stayBytes - after });
+      const matches = matchesShifted(old, rows, shift);
+      if (matches > 0) matching.push({ shift, matches });
     }
+  }
+  matching.sort((a, b) => b.matches - a.matches || Math.abs(a.shift) - Math.abs(b.shift));
+  const scored: Array<{ shift: number; saving: number }> = [];
+  for (const { shift } of matching.slice(0, MATCHED_SHIFTS)) {
+    let after = 0;
+    for (let row = 0; row < span && after < stayBytes; row++) {
+      const source = row + shift;
+      after += source >= 0 && source < span ? rowBytes(old[source]!, rows[row]!, sizes[row]!) : blankBytes[row]!;
+    }
+    if (after < stayBytes) scored.push({ shift, saving: stayBytes - after });
   }
   scored.sort((a, b) => b.saving - a.saving || Math.abs(a.shift) - Math.abs(b.shift));
   return scored.slice(0, CANDIDATE_SHIFTS).map((entry) => entry.shift);
