@@ -104,7 +104,7 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
     flashHint(store, 'answer the frame above first');
     return;
   }
-  env.history.add(text);
+  env.history.add(text, editor.literal === true);
   deps.history.reset();
   deps.stash.current = undefined;
   state.setEditor({ ...EMPTY_EDITOR, killed: editor.killed });
@@ -118,12 +118,13 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
  * (↑) puts the cursor on the first line, so the next ↑ moves on to the older entry: a multi-line
  * entry is one step; going forward (↓) puts it at the end, so the next ↓ moves on to the newer one.
  */
-export function recalledEditor(entry: string, direction: 'up' | 'down', killed: string): EditorState {
+export function recalledEditor(entry: string, direction: 'up' | 'down', killed: string, literal = false): EditorState {
   const large = lineCount(entry) >= COLLAPSE_LINES || entry.length > COLLAPSE_CHARS;
   const state = large ? insertText(EMPTY_EDITOR, entry, true) : editorFromText(entry);
   const firstLineEnd = state.text.indexOf('\n');
   const cursor = direction === 'up' && firstLineEnd !== -1 ? firstLineEnd : state.text.length;
-  return { ...state, cursor, killed };
+  // Sent as literal text (a pasted `!…`): sent again, it is a message again, never a command.
+  return { ...state, cursor, killed, ...(literal ? { literal: true } : {}) };
 }
 
 function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 'down'): boolean {
@@ -136,7 +137,7 @@ function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 
     if (!history.browsing) deps.stash.current = editor;
     const entry = history.previous(expandText(editor));
     if (entry === undefined) return true;
-    show(recalledEditor(entry, 'up', editor.killed));
+    show(recalledEditor(entry, 'up', editor.killed, deps.env.history.isLiteral(entry)));
     return true;
   }
   if (!history.browsing) return true;
@@ -146,7 +147,7 @@ function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 
     deps.stash.current = undefined;
     return true;
   }
-  if (entry !== undefined) show(recalledEditor(entry, 'down', editor.killed));
+  if (entry !== undefined) show(recalledEditor(entry, 'down', editor.killed, deps.env.history.isLiteral(entry)));
   return true;
 }
 

@@ -3,7 +3,9 @@ import path from 'node:path';
 
 /**
  * What the user sent, for ↑/↓ in the input bar, kept across sessions in
- * `<stateDir>/input-history` (one JSON string per line, mode 0600, newest last).
+ * `<stateDir>/input-history` (one JSON value per line, mode 0600, newest last: a string, or
+ * `{"text": …, "literal": true}` for text sent as a message whatever it starts with, such as a
+ * pasted `!…`, so that sending it again from the history does the same and never runs it).
  *
  * Bounded: at most MAX_ENTRIES are kept (the file is rewritten when it grows past twice that),
  * entries longer than MAX_ENTRY_CHARS are not stored, and only the tail of a huge file is read.
@@ -14,8 +16,14 @@ export const MAX_ENTRIES = 500;
 export const MAX_ENTRY_CHARS = 100_000;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
+function isLiteralEntry(value: unknown): value is { text: string; literal: true } {
+  return typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string' && (value as { literal?: unknown }).literal === true;
+}
+
 export class InputHistory {
   private entries: string[] = [];
+  /** Entries sent as literal text (a paste starting with `:` or `!`). */
+  private literal = new Set<string>();
   /** Lines in the file since it was last compacted. */
   private fileLines = 0;
   /** Problems reading or writing the file (shown once, never fatal). */
@@ -45,7 +53,13 @@ export class InputHistory {
     for (const line of lines) {
       try {
         const value: unknown = JSON.parse(line);
-        if (typeof value === 'string') loaded.push(value);
+        if (typeof value === 'string') {
+          loaded.push(value);
+          this.literal.delete(value);
+        } else if (isLiteralEntry(value)) {
+          loaded.push(value.text);
+          this.literal.add(value.text);
+        }
       } catch {
         // A torn or foreign line: skip it.
       }
@@ -59,11 +73,23 @@ export class InputHistory {
     return this.entries;
   }
 
-  add(entry: string): void {
+  /** Whether `entry` was sent as literal text (see the file format above). */
+  isLiteral(entry: string): boolean {
+    return this.literal.has(entry);
+  }
+
+  add(entry: string, literal = false): void {
     if (entry.trim().length === 0 || entry.startsWith(' ') || entry.length > MAX_ENTRY_CHARS) return;
-    if (this.entries[this.entries.length - 1] === entry) return;
+    const same = this.entries[this.entries.length - 1] === entry && this.literal.has(entry) === literal;
+    if (literal) this.literal.add(entry);
+    else this.literal.delete(entry);
+    if (same) return;
     this.entries = [...this.entries, entry].slice(-MAX_ENTRIES);
     this.persist(entry);
+  }
+
+  private line(entry: string): string {
+    return JSON.stringify(this.literal.has(entry) ? { text: entry, literal: true } : entry);
   }
 
   private persist(entry: string): void {
@@ -72,11 +98,11 @@ export class InputHistory {
       mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       if (this.fileLines + 1 > MAX_ENTRIES * 2) {
         const temp = `${this.file}.${process.pid}.tmp`;
-        writeFileSync(temp, this.entries.map((value) => JSON.stringify(value)).join('\n') + '\n', { mode: 0o600 });
+        writeFileSync(temp, this.entries.map((value) => this.line(value)).join('\n') + '\n', { mode: 0o600 });
         renameSync(temp, this.file);
         this.fileLines = this.entries.length;
       } else {
-        appendFileSync(this.file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+        appendFileSync(this.file, this.line(entry) + '\n', { mode: 0o600 });
         this.fileLines++;
       }
       // appendFileSync's mode only applies when it creates the file.

@@ -185,6 +185,30 @@ describe('input bar: history', () => {
     expect(h.store.getState().editor.text).toBe('remember me');
   });
 
+  it('a pasted !command sent as a message comes back from the history as a message, also in a later session', async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'aish-history-'));
+    const stateDir = path.join(scratch, 'state', 'aish');
+    h = renderApp({ history: InputHistory.forStateDir(stateDir).load() });
+    await h.type('\x1b[200~!touch /tmp/never-run\x1b[201~');
+    await h.type('\r');
+    await typeEach('!echo typed');
+    await h.type('\r');
+    await h.type('\x1b[A');
+    expect(h.store.getState().editor).toMatchObject({ text: '!echo typed', literal: false });
+    await h.type('\x1b[A');
+    expect(h.store.getState().editor).toMatchObject({ text: '!touch /tmp/never-run', literal: true });
+    await h.type('\r');
+    expect(h.controller.submitted.at(-1)).toEqual({ text: '!touch /tmp/never-run', options: { literal: true } });
+    h.unmount();
+
+    // The file keeps the flag: the newest entry is the one sent again, then the typed command.
+    h = renderApp({ history: InputHistory.forStateDir(stateDir).load() });
+    await h.type('\x1b[A');
+    expect(h.store.getState().editor).toMatchObject({ text: '!touch /tmp/never-run', literal: true });
+    await h.type('\x1b[A');
+    expect(h.store.getState().editor).toMatchObject({ text: '!echo typed', literal: false });
+  });
+
   it('stays bounded, and skips damaged lines', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'aish-history-'));
     const file = path.join(scratch, 'input-history');
