@@ -136,7 +136,8 @@ export function createSession(options: SessionOptions): Session {
   const typed = (job: Job) => (job.kind === 'chat' ? job.text : `!${job.command}`);
   const takeBackCancelled = (unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' }) => {
     const jobs = cancelledQueue.splice(0);
-    takeBack({ ...(unanswered ? { unanswered } : {}), queued: jobs.map(typed), queuedCommand: jobs.length === 1 && jobs[0]!.kind === 'shell' }, store, status);
+    const queuedCommand = !unanswered && jobs.length === 1 && jobs[0]!.kind === 'shell';
+    takeBack({ ...(unanswered ? { unanswered } : {}), queued: jobs.map(typed), queuedCommand }, store, status);
   };
   let draining: Promise<void> | undefined;
 

@@ -43,7 +43,7 @@ export interface TakenBack {
   unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' };
   /** Queued texts as typed (`!command` for a queued shell command). */
   queued: readonly string[];
-  /** The only thing taken back is one queued `!command`: it goes back as a command, not as a message. */
+  /** The only thing taken back is one queued `!command` (set by the caller, who knows the jobs): it goes back as a command, not as a message. */
   queuedCommand?: boolean;
 }
 
@@ -63,7 +63,7 @@ export function takeBack(taken: TakenBack, store: AppStore, status: Status): voi
   const level = unanswered?.reason === 'error' ? 'warn' : 'info';
   const messages = unanswered ? (queued.length > 0 ? `your message and ${countOf(queued.length, 'queued one')}` : 'your message') : countOf(queued.length, 'queued message');
   if (state.draft.trim().length === 0) {
-    if (!unanswered && taken.queuedCommand && queued.length === 1) state.setEditor({ ...editorFromText(queued[0]!), killed: state.editor.killed });
+    if (taken.queuedCommand) state.setEditor({ ...editorFromText(queued[0]!), killed: state.editor.killed });
     else restoreToInput(store, texts.join('\n\n'));
     const plural = texts.length > 1 ? 'are' : 'is';
     status(level, `${what}: ${messages} ${plural} back in the input (Enter sends ${texts.length > 1 ? 'them as one message' : 'it again'})`);

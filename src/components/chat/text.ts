@@ -171,6 +171,8 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
   if (spansWidth(restPrefix) >= width) restPrefix = [];
   let continuationPrefix = options.continuationPrefix ?? restPrefix;
   if (spansWidth(continuationPrefix) >= width) continuationPrefix = [];
+  /** Room on a continuation row: a word moved there whole must fit it (it may be narrower than this row). */
+  const continuationRoom = Math.max(1, width - spansWidth(continuationPrefix));
   const maxLines = options.maxLines ?? Infinity;
   const out: Span[][] = [];
   let row: Span[] = [];
@@ -220,8 +222,7 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
         pendingSpaceWidth = 0;
         continue;
       }
-      // Moved whole to the next row only when it fits there (a continuation row may be narrower).
-      if (!word.breakAnywhere && word.width <= Math.max(1, width - spansWidth(continuationPrefix)) && rowWidth > 0) {
+      if (!word.breakAnywhere && word.width <= continuationRoom && rowWidth > 0) {
         endRow();
         if (full()) break;
         startRow(true);
