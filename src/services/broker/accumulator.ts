@@ -25,6 +25,8 @@ export interface SseMessage {
 }
 
 interface ToolSlot {
+  /** Unique per stream: several calls may share a wire `index` (Ollama sends every call at 0). */
+  readonly key: number;
   readonly index: number;
   readonly id: string;
   readonly name: string;
@@ -34,8 +36,8 @@ interface ToolSlot {
 export interface AccumulatorState {
   /** Tool calls being assembled, in the order first seen. */
   readonly slots: readonly ToolSlot[];
-  /** The slot an index-less fragment continues (seed §5: a missing index means the current call). */
-  readonly currentIndex: number | undefined;
+  /** The key of the slot an index-less fragment continues (seed §5: a missing index means the current call). */
+  readonly currentKey: number | undefined;
   /** The first non-null finish reason; a later null or duplicate never replaces it. */
   readonly finishReason: string | undefined;
   /** The last usage seen (servers send it on every chunk, on the finish chunk or separately). */
@@ -59,7 +61,7 @@ export interface Step {
 export function createAccumulator(options: { idPrefix?: string } = {}): AccumulatorState {
   return {
     slots: [],
-    currentIndex: undefined,
+    currentKey: undefined,
     finishReason: undefined,
     usage: undefined,
     error: undefined,
@@ -153,32 +155,67 @@ function hasIndex(fragment: JsonObject): fragment is JsonObject & { index: numbe
   return typeof fragment.index === 'number' && Number.isInteger(fragment.index) && fragment.index >= 0;
 }
 
-function slotIndexFor(state: AccumulatorState, fragment: JsonObject, position: number, count: number): number {
-  if (hasIndex(fragment)) return fragment.index;
+/** True when the text is one whole JSON value (a call whose arguments are finished). */
+function isCompleteJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a fragment carrying `id` starts a new call rather than continuing `slot`. Ollama and
+ * LiteLLM's ollama_chat stream every call whole at `index: 0`, each with its own id: a new id
+ * there is a new call. A fragment without a name that lands on unfinished arguments is still read
+ * as their continuation, so a proxy that invents an id per chunk does not tear one call apart.
+ */
+function startsNewCall(slot: ToolSlot, id: string | undefined, fragment: JsonObject): boolean {
+  if (!id || !slot.id || slot.id === id) return false;
+  const fn = isObject(fragment.function) ? fragment.function : {};
+  return nonEmptyString(fn.name) !== undefined || isCompleteJson(slot.arguments);
+}
+
+/** The latest slot at a wire index (the one later fragments for that index continue). */
+function lastAt(state: AccumulatorState, index: number): ToolSlot | undefined {
+  return state.slots.findLast((slot) => slot.index === index);
+}
+
+/** The slot a fragment belongs to: an existing one, or the wire index of a new one. */
+function slotFor(state: AccumulatorState, fragment: JsonObject, position: number, count: number): ToolSlot | { index: number } {
   const id = nonEmptyString(fragment.id);
+  if (hasIndex(fragment)) {
+    const same = id ? state.slots.find((slot) => slot.index === fragment.index && slot.id === id) : undefined;
+    if (same) return same;
+    const occupant = lastAt(state, fragment.index);
+    return occupant && !startsNewCall(occupant, id, fragment) ? occupant : { index: fragment.index };
+  }
   if (id) {
     const same = state.slots.find((slot) => slot.id === id);
-    if (same) return same.index;
+    if (same) return same;
   }
   // Several index-less calls in one delta are told apart by position; a single one continues the
   // current call (seed §5), unless it carries a new id: then it is a new call.
-  const candidate = count > 1 ? position : (state.currentIndex ?? 0);
-  const occupant = state.slots.find((slot) => slot.index === candidate);
-  if (id && occupant && occupant.id && occupant.id !== id) return Math.max(...state.slots.map((slot) => slot.index)) + 1;
-  return candidate;
+  const current = state.slots.find((slot) => slot.key === state.currentKey);
+  const candidate = count > 1 ? position : (current?.index ?? 0);
+  const occupant = count > 1 ? lastAt(state, candidate) : (current ?? lastAt(state, candidate));
+  if (id && occupant && occupant.id && occupant.id !== id) return { index: Math.max(...state.slots.map((slot) => slot.index)) + 1 };
+  return occupant ?? { index: candidate };
 }
 
 function mergeToolCalls(initial: AccumulatorState, fragments: unknown[]): AccumulatorState {
   let state = initial;
   fragments.forEach((fragment, position) => {
     if (!isObject(fragment)) return;
-    const index = slotIndexFor(state, fragment, position, fragments.length);
+    const target = slotFor(state, fragment, position, fragments.length);
+    const existing = 'key' in target ? target : undefined;
     const fn = isObject(fragment.function) ? fragment.function : {};
-    const existing = state.slots.find((slot) => slot.index === index);
-    const slot: ToolSlot = existing ?? { index, id: '', name: '', arguments: '' };
+    const slot: ToolSlot = existing ?? { key: state.slots.length, index: target.index, id: '', name: '', arguments: '' };
     const args = fn.arguments;
     const next: ToolSlot = {
-      index,
+      ...slot,
       // The first non-empty id and name win: servers repeat them (or send "") on later chunks,
       // and concatenating would produce `fnfn`.
       id: slot.id || (nonEmptyString(fragment.id) ?? ''),
@@ -188,7 +225,7 @@ function mergeToolCalls(initial: AccumulatorState, fragments: unknown[]): Accumu
       arguments: typeof args === 'string' ? slot.arguments + args : isObject(args) || Array.isArray(args) ? JSON.stringify(args) : slot.arguments,
     };
     const slots = existing ? state.slots.map((s) => (s === existing ? next : s)) : [...state.slots, next];
-    state = { ...state, slots, currentIndex: index };
+    state = { ...state, slots, currentKey: next.key };
   });
   return state;
 }
@@ -218,6 +255,7 @@ export function finalize(state: AccumulatorState, end: StreamEnd, override?: Fin
   const reason = override ?? finishReasonOf(state, end);
   const complete = end === 'complete' || state.finishReason !== undefined;
   if (complete && reason !== 'error' && reason !== 'cancelled') {
+    // By wire index; calls that share one keep the order they arrived in (the sort is stable).
     const ordered = [...state.slots].sort((a, b) => a.index - b.index);
     for (const slot of ordered) {
       events.push({
