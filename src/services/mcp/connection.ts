@@ -1,11 +1,10 @@
 import { Client, type FetchLike, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
 import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config/schema';
 import { startBuiltinServer } from '../builtin/index';
-import { httpStatusOf } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
-import { limitMessageSize, sseTransport, stdioTransport, streamableTransport } from './transports';
+import { limitMessageSize, sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
 import type { TransportKind } from './types';
 import { watchConnection } from './connection-watch';
 import type { Liveness } from './liveness';
@@ -94,15 +93,9 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
 
   if (config.transport === 'sse') return attempt('sse');
   if (config.transport === 'http') return attempt('streamable-http');
-  try {
-    return await attempt('streamable-http');
-  } catch (error) {
-    // Only a server that does not know the POST (404/405) gets the legacy transport: a timeout
-    // or a refused connection would fail the same way there.
-    const status = httpStatusOf(error);
-    if (status !== 404 && status !== 405) throw error;
-    return attempt('sse');
-  }
+  // Only a 4xx answer to the POST suggests the legacy transport: a timeout or a refused
+  // connection would fail the same way there.
+  return withLegacyFallback(() => attempt('streamable-http'), () => attempt('sse'));
 }
 
 export async function openConnection(spec: SessionSpec, context: OpenContext): Promise<Connection> {

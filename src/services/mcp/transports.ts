@@ -1,5 +1,6 @@
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { StdioServerConfig } from '../config/schema';
+import { describeError, httpStatusOf, isUnauthorized } from './errors';
 import { WatchedSseTransport } from './watched-sse';
 import { ExitWatchingStdioTransport, WatchedStreamableTransport } from './watched-transports';
 
@@ -151,6 +152,49 @@ export function sseTransport(options: HttpTransportOptions): WatchedSseTransport
     authProvider: options.authProvider,
     fetch: options.fetch ?? fetch,
   });
+}
+
+/**
+ * Whether a failed streamable-HTTP connect means "a server of the older HTTP+SSE kind". The spec's
+ * backwards-compatibility section says any 4xx answer to the first POST (Playwright MCP sends 400
+ * at /sse, others 404 or 405). An authorization answer (401, 403) is the exception: it is the same
+ * server asking for credentials, and the legacy transport would only hide that behind its own
+ * failure (and OAuth must start from the 401).
+ */
+export function suggestsLegacyServer(error: unknown): boolean {
+  if (isUnauthorized(error)) return false;
+  const status = httpStatusOf(error);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
+
+/** Both transports failed: the user needs both reasons, the first one most. */
+export class LegacyFallbackError extends Error {
+  constructor(
+    readonly streamableError: unknown,
+    readonly legacyError: unknown,
+  ) {
+    super(`${describeError(streamableError)} (streamable HTTP); the legacy SSE transport failed too: ${describeError(legacyError)}`);
+    this.name = 'LegacyFallbackError';
+  }
+}
+
+/**
+ * Connects with streamable HTTP and, when the answer suggests an older server, with the legacy
+ * HTTP+SSE transport. An authorization failure of the legacy attempt is passed on as it is: it
+ * starts the OAuth flow like any 401.
+ */
+export async function withLegacyFallback<T>(streamable: () => Promise<T>, legacy: () => Promise<T>): Promise<T> {
+  try {
+    return await streamable();
+  } catch (error) {
+    if (!suggestsLegacyServer(error)) throw error;
+    try {
+      return await legacy();
+    } catch (legacyError) {
+      if (isUnauthorized(legacyError)) throw legacyError;
+      throw new LegacyFallbackError(error, legacyError);
+    }
+  }
 }
 
 export type { Transport };
