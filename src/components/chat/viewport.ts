@@ -2,7 +2,7 @@ import type { ChatItem } from '../../state/types';
 import type { Theme } from '../theme';
 import { chatStyles } from './style';
 import { serialize, truncateSpans, type Span } from './text';
-import { transcriptWindow, type Anchor, type TranscriptCache } from './transcript';
+import { transcriptWindow, type Anchor, type TranscriptCache, type TranscriptOptions } from './transcript';
 
 /**
  * What the transcript shows in a viewport, frame after frame: the window of rows, the marker row
@@ -16,7 +16,10 @@ export interface ViewportInput {
   items: readonly ChatItem[];
   width: number;
   height: number;
-  /** Lines up from the bottom; 0 follows new output. */
+  /**
+   * Lines scrolled up from the bottom; 0 follows new output. The view's top row moves up by one
+   * per line, so rows - height (the keys' clamp) shows the first row.
+   */
   scrollOffset: number;
   theme: Theme;
   focused: boolean;
@@ -67,32 +70,47 @@ export class TranscriptViewport {
   frame(input: ViewportInput): ViewportFrame {
     const width = Math.max(1, input.width);
     const height = Math.max(1, input.height);
-    const scrolled = input.scrollOffset > 0;
     let newOutput = false;
-    if (!scrolled) {
+    if (input.scrollOffset <= 0) {
       this.seenTail = undefined;
     } else {
       const tail = tailFingerprint(input.items);
       this.seenTail ??= tail;
       newOutput = this.seenTail !== tail;
     }
-    const contentHeight = scrolled && height > 1 ? height - 1 : height;
+    const options = { theme: input.theme, reasoningCollapsed: input.reasoningCollapsed, expandedIds: input.expandedIds, now: input.now };
     // Hold the rows still while output arrives below; a changed offset means the user scrolled
     // and wins over the anchor.
     const previous = this.last;
-    const holdStill = input.holdStill && scrolled && previous !== undefined && previous.offset === input.scrollOffset && previous.width === width;
-    const options = { theme: input.theme, reasoningCollapsed: input.reasoningCollapsed, expandedIds: input.expandedIds, now: input.now };
-    const view = transcriptWindow(input.items, width, contentHeight, input.scrollOffset, options, holdStill ? previous.anchor : undefined, input.cache);
-    this.last = { anchor: view.anchor, offset: view.offset, width };
-    const frame: ViewportFrame = { width, height, rows: view.rows, offset: view.offset, clock: view.clock };
+    const holdStill = input.holdStill && input.scrollOffset > 0 && previous !== undefined && previous.offset === input.scrollOffset && previous.width === width;
+    let window = this.window(input, width, height, input.scrollOffset, options, holdStill ? previous.anchor : undefined);
+    // Clamped to the bottom (the transcript fits): show it as followed, without a marker.
+    if (window.offset === 0 && window.marker) window = this.window(input, width, height, 0, options, undefined);
+    this.last = { anchor: window.view.anchor, offset: window.offset, width };
+    const { view } = window;
+    const frame: ViewportFrame = { width, height, rows: view.rows, offset: window.offset, clock: view.clock };
     if (view.rows.length === 0) {
       const styles = chatStyles(input.theme);
       const hint = `${input.focused ? 'Chat (focused). ' : ''}Type a message and press Enter. :help lists commands and keys.`;
       frame.hint = serialize(truncateSpans([{ text: hint, style: styles.muted }], width));
-    } else if (scrolled && view.offset > 0 && height > 1) {
+    } else if (window.marker && view.offset > 0) {
       frame.marker = markerRow(newOutput, view.offset, width, input.theme);
     }
     return frame;
+  }
+
+  /**
+   * The window for a scroll offset. The offset moves the view's top: at offset k the top row is
+   * the one k rows above the bottom view's top, so every offset from 0 to (rows - height) shows
+   * something new and the largest one shows the first row, which is all the keys need to know
+   * (Home, PgUp and ↑ clamp at rows - height). While scrolled up the marker row takes the
+   * window's bottom row: the window is one row shorter and has one more row below it.
+   */
+  private window(input: ViewportInput, width: number, height: number, offset: number, options: TranscriptOptions, anchor: Anchor | undefined) {
+    const marker = offset > 0 && height > 1;
+    const below = marker ? offset + 1 : Math.max(0, offset);
+    const view = transcriptWindow(input.items, width, marker ? height - 1 : height, below, options, anchor, input.cache);
+    return { view, marker, offset: marker ? Math.max(0, view.offset - 1) : view.offset };
   }
 }
 

@@ -91,10 +91,12 @@ describe('windowed transcript', () => {
 
   it('scrolls by lines up from the bottom and says how much is below', () => {
     const items = history(40);
-    const view = renderView(items, { height: 6, scrollOffset: 4 });
+    const view = renderView(items, { height: 6, scrollOffset: 3 });
     const rows = rowsOf(view.lastFrame());
     expect(rows).toHaveLength(6);
-    // 4 rows below the window: "answer 39", "", "› question 38", "".
+    // The top moved up 3 rows and the marker takes the bottom one: 4 rows below the window,
+    // "answer 39", "", "› question 38", "".
+    expect(rows[0]).toBe('answer 35');
     expect(rows[4]).toBe('answer 37');
     expect(rows[5]).toBe('↓ 4 lines below');
   });
@@ -105,8 +107,8 @@ describe('windowed transcript', () => {
     const view = renderView(items, { height: 5, scrollOffset: 500, onScrollOffsetChange: (offset) => seen.push(offset) });
     const rows = rowsOf(view.lastFrame());
     expect(rows[0]).toBe('› question 0');
-    // 11 rows in all, 4 visible above the marker row: 7 below.
-    expect(seen).toEqual([7]);
+    // 11 rows in all, 5 on screen: the top is 6 rows above the bottom view's top.
+    expect(seen).toEqual([6]);
   });
 
   it('shows "↓ new output" when output arrives below a scrolled-up view, until back at the bottom', () => {
@@ -136,7 +138,8 @@ describe('windowed transcript', () => {
     expect(reported).toEqual([12, 16]);
     view.update({ scrollOffset: 16 });
     expect(rowsOf(view.lastFrame()).slice(0, 7)).toEqual(before);
-    expect(view.text()).toContain('↓ new output · 16 lines below');
+    // 16 lines up, plus the row under the marker.
+    expect(view.text()).toContain('↓ new output · 17 lines below');
   });
 
   it('follows new output at the bottom', () => {
