@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/client';
 import { ConnectTimeout } from './connect-failure';
 import { openConnection, type Connection, type OpenContext, type SessionSpec } from './connection';
 
@@ -11,8 +11,20 @@ export interface OpenedServer {
   tools: Tool[];
 }
 
+/**
+ * The SDK refuses an `initialize` answer with a protocol version it does not know, in words that
+ * do not say what it would have accepted; the user needs both to tell which side is too old.
+ */
+export function unsupportedVersionError(error: unknown): unknown {
+  const match = error instanceof Error ? /^Server's protocol version is not supported: (.*)$/.exec(error.message) : null;
+  if (!match) return error;
+  return new Error(`the server answered with protocol version ${match[1]}, which this client does not support (it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, { cause: error });
+}
+
 export async function openAndList(spec: SessionSpec, context: OpenContext): Promise<OpenedServer> {
-  const connection = await openConnection(spec, context);
+  const connection = await openConnection(spec, context).catch((error: unknown) => {
+    throw unsupportedVersionError(error);
+  });
   const listed = await connection.client.listTools(undefined, { timeout: context.timeoutMs });
   return { connection, tools: listed.tools };
 }

@@ -1,4 +1,4 @@
-import { LATEST_PROTOCOL_VERSION, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { openAndList, within } from './connect-attempt';
 import { failureLine } from './connect-failure';
 import { describeTarget, type Connection, type SessionSpec } from './connection';
@@ -150,8 +150,10 @@ export class ServerSession {
       // session; a real failure shows up as a close or as a failed call.
     };
     const negotiated = client.getNegotiatedProtocolVersion();
-    if (negotiated && negotiated !== LATEST_PROTOCOL_VERSION) {
-      this.view.status('warn', `mcp ${this.alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
+    // An older version the client also speaks (2024-11-05) is ordinary negotiation, not a problem.
+    // The SDK refuses a version it does not know at initialize; this only guards a change there.
+    if (negotiated && !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
+      this.view.status('warn', `mcp ${this.alias}: the server's protocol version ${negotiated} is not one this client supports (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); proceeding`);
     }
     const server = client.getServerVersion();
     this.view.update({

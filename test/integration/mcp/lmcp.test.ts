@@ -38,13 +38,12 @@ describe('an lmcp-style server', () => {
     ]);
   });
 
-  it('accepts the fixed protocol version with a status line', async () => {
+  it('accepts the fixed older protocol version without a warning (ordinary negotiation)', async () => {
     lmcp = await startLmcpServer();
     test = testManager();
-    await test.manager.connect('boltzmann', { url: lmcp.url });
-    const mismatch = test.statuses().filter((line) => line.includes('protocol version mismatch'));
-    expect(mismatch).toHaveLength(1);
-    expect(mismatch[0]).toMatch(/^mcp boltzmann: protocol version mismatch \(sent \d{4}-\d{2}-\d{2}, got 2025-03-26\); proceeding$/);
+    const snapshot = await test.manager.connect('boltzmann', { url: lmcp.url });
+    expect(snapshot.protocolVersion).toBe(LMCP_PROTOCOL_VERSION);
+    expect(test.statuses().filter((line) => line.includes('protocol'))).toEqual([]);
   });
 
   it('opens the GET stream at most once per connect', async () => {
