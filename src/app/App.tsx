@@ -20,7 +20,9 @@ import { useTerminalSize } from './useTerminalSize';
 
 export { QUIT_WINDOW_MS } from './globalKeys';
 
-const SIDEBAR_WIDTH = 32;
+/** The sidebar takes about a fifth of the columns, between these widths. */
+export const SIDEBAR_MIN_WIDTH = 32;
+export const SIDEBAR_MAX_WIDTH = 60;
 const SIDEBAR_GAP = 1;
 const STATUS_HEIGHT = 1;
 /** The transcript keeps at least this many rows when a frame is shown. */
@@ -29,8 +31,17 @@ const MIN_TRANSCRIPT_ROWS = 3;
 /** Rows the input may grow to: a quarter of the screen, between 1 and 10. */
 export const maxInputRows = (rows: number) => Math.max(1, Math.min(10, Math.floor(rows / 4)));
 
+/**
+ * The sidebar's width: a fifth of the columns, at least SIDEBAR_MIN_WIDTH (server names and
+ * tool names stay readable) and at most SIDEBAR_MAX_WIDTH (past that it is empty space), and never
+ * more than a third, so the transcript always keeps two thirds of the screen (a pinned sidebar on a
+ * narrow terminal included). The transcript layer and the screen writer get the rest of the row
+ * through the layout below, so this is the one place the split is decided.
+ */
 export function sidebarWidthFor(columns: number, shown: boolean): number {
-  return shown ? Math.min(SIDEBAR_WIDTH, Math.floor(columns / 3)) : 0;
+  if (!shown) return 0;
+  const wanted = Math.min(SIDEBAR_MAX_WIDTH, Math.max(SIDEBAR_MIN_WIDTH, Math.floor(columns / 5)));
+  return Math.min(wanted, Math.floor(columns / 3));
 }
 
 export function App() {

@@ -140,6 +140,8 @@ interface DrawnRow {
   line: Line;
   /** The selectable row this line belongs to (notes belong to their server). */
   id?: string;
+  /** Where the server this line belongs to starts in the drawn list (its own index for a server row). */
+  header: number;
 }
 
 /** The cursor column: which row ↑/↓ are on, apart from whether a server is expanded. */
@@ -172,8 +174,9 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     ];
     const gap = columns - 4 - textWidth(name) - textWidth(right);
     line.push({ text: ' '.repeat(Math.max(1, gap)) }, { text: right, tone: 'muted' });
-    drawn.push({ line: cursorRow(line, selectedId === id, focused, columns), id });
-    for (const note of serverNotes(server, columns)) drawn.push({ line: note, id });
+    const header = drawn.length;
+    drawn.push({ line: cursorRow(line, selectedId === id, focused, columns), id, header });
+    for (const note of serverNotes(server, columns)) drawn.push({ line: note, id, header });
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
@@ -182,19 +185,28 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
         { text: `  ${branch}`, tone: 'muted' },
         { text: truncate(sanitizeLabel(tool.name), columns - 5) },
       ];
-      drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns) });
+      drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
     });
-    if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id });
+    if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
   }
   return drawn;
 }
 
-/** Which drawn lines fit: the window that keeps the selected row in view. */
+/**
+ * Which drawn lines fit: the window that keeps the selected row in view. A window that starts
+ * inside a server's tools shows that server's row on top in place of its first line (sticky),
+ * so the tools on screen always say whose they are.
+ */
 function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: number): DrawnRow[] {
   if (drawn.length <= rows) return drawn;
   const index = Math.max(0, drawn.findIndex((row) => row.id === selected));
   const first = Math.max(0, Math.min(index - Math.floor(rows / 3), drawn.length - rows));
-  return drawn.slice(first, first + rows);
+  const top = drawn[first]!;
+  // The selected row itself on top (a window of one or two rows) stays: it is what ↑/↓ are on.
+  if (top.header === first || index === first) return drawn.slice(first, first + rows);
+  // Only the last line of a server's tools would be left under its pinned row: start at the next server instead.
+  if (drawn[first + 1]?.header === first + 1 && first + 1 + rows <= drawn.length) return drawn.slice(first + 1, first + 1 + rows);
+  return [drawn[top.header]!, ...drawn.slice(first + 1, first + rows)];
 }
 
 /** Every MCP server with its status; browsing expands a server's tools. */
