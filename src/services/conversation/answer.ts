@@ -23,6 +23,13 @@ export function tokensPerSecond(usage: Usage | undefined, firstTokenAt: number |
   return tokens / seconds;
 }
 
+export const EMPTY_ANSWER = 'the server sent an empty answer';
+
+/** Names the server's finish reason when it says more than "stopped" (e.g. `length`, `content_filter`). */
+function emptyAnswerMessage(reason: FinishReason): string {
+  return reason === 'stop' || reason === 'incomplete' ? EMPTY_ANSWER : `${EMPTY_ANSWER} (finish_reason "${reason}")`;
+}
+
 export async function* streamAnswer(
   streamChat: StreamChat,
   request: BrokerRequest,
@@ -81,6 +88,14 @@ export async function* streamAnswer(
   }
   if (request.signal?.aborted && finishReason !== 'error') finishReason = 'cancelled';
   if (error !== undefined && finishReason !== 'cancelled') finishReason = 'error';
+  // A 200 with nothing in it (an empty body, only a finish chunk, only chunks that are not JSON)
+  // is a failed answer, not a silent one: left as it is, the question would stay unanswered in
+  // the history and go out glued to the next message.
+  if (finishReason !== 'cancelled' && finishReason !== 'error' && text.trim().length === 0 && reasoning.trim().length === 0 && calls.length === 0) {
+    error = emptyAnswerMessage(finishReason);
+    finishReason = 'error';
+    yield { type: 'error', message: error };
+  }
   if (usage) {
     const speed = tokensPerSecond(usage, firstTokenAt, now());
     yield { type: 'usage', usage, ...(speed !== undefined ? { tokensPerSecond: speed } : {}) };

@@ -25,6 +25,7 @@ import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent,
 export type { ConversationEvent, Message } from './types';
 export { buildRequestMessages, toWireMessages, findAlternationProblem, capToolResult, ContextError } from './context';
 export { DENIED_BY_USER, DEPTH_LIMIT_STATUS } from './tool-call';
+export { EMPTY_ANSWER } from './answer';
 export { execCommand } from './exec';
 
 /** The parts of the config the loop reads. */
@@ -60,6 +61,20 @@ export interface ConversationInput {
 }
 
 const nowIso = () => new Date().toISOString();
+
+/**
+ * Why the calls of an answer must not run, when it did not finish cleanly: a call cut off by
+ * `length` has half its arguments, and the others of that answer were never confirmed by the
+ * model's own end either.
+ */
+export function unfinishedBecause(reason: string): string | undefined {
+  // A cancelled answer's calls get their own "cancelled" turn (tool-call.ts).
+  if (reason === 'tool_calls' || reason === 'stop' || reason === 'cancelled') return undefined;
+  if (reason === 'error') return 'the answer failed before it was complete';
+  if (reason === 'length') return 'the answer was cut off (finish_reason "length")';
+  if (reason === 'incomplete') return 'the answer ended without a finish reason';
+  return `the answer did not finish cleanly (finish_reason "${reason}")`;
+}
 
 /** Tool call ids must be unique in the history; some servers send none or repeat `call_0`. */
 function uniqueCallIds<T extends { id: string }>(calls: T[], history: readonly Message[]): T[] {
@@ -121,7 +136,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     const calls = uniqueCallIds(answer.calls, history);
     finishReason = answer.finishReason;
     finalText = answer.text;
-    if (answer.text.length > 0 || answer.reasoning.length > 0 || calls.length > 0) {
+    if (answer.text.trim().length > 0 || answer.reasoning.trim().length > 0 || calls.length > 0) {
       yield append({
         id: randomUUID(),
         role: 'assistant',
@@ -138,7 +153,8 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     const depthReached = depth >= maxToolDepth;
     if (depthReached) yield { type: 'status', level: 'warn', message: DEPTH_LIMIT_STATUS };
     const limit = config.mcp.maxToolCallsPerAnswer;
-    const failed = answer.finishReason === 'error' ? 'the answer failed before the call was complete' : undefined;
+    const failed = unfinishedBecause(answer.finishReason);
+    if (failed) yield { type: 'status', level: 'warn', message: `${failed}: ${calls.length === 1 ? 'its tool call was' : `its ${calls.length} tool calls were`} not run` };
     const asking = calls.map((call) => !depthReached && !failed && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp));
     const count = asking.filter(Boolean).length;
     let asked = 0;
