@@ -51,6 +51,31 @@ function describeCallsAsText(calls: NonNullable<Extract<Message, { role: 'assist
   return calls.map((call) => `[tool call: ${call.name} ${call.arguments || '{}'}]`).join('\n');
 }
 
+/**
+ * Arguments as they go back to the model. Only a JSON object is sent as it was; anything else (an
+ * answer cut off by `length` leaves `{"format":"date`) becomes `{}`: llama-server and others
+ * refuse the whole request over one unparseable call, and would do so for the rest of the session.
+ * Returns undefined when the raw text can be sent.
+ */
+export function replacedArguments(raw: string): string | undefined {
+  if (raw.trim().length === 0) return '{}';
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return undefined;
+  } catch {
+    // Not JSON: replaced below.
+  }
+  return '{}';
+}
+
+const SHOWN_RAW_CHARS = 200;
+
+/** Put in front of the tool turn of a call whose arguments were replaced, so the model knows what happened. */
+export function replacedArgumentsNote(raw: string): string {
+  const shown = raw.length > SHOWN_RAW_CHARS ? `${raw.slice(0, SHOWN_RAW_CHARS)}…` : raw;
+  return `[aish] the arguments of this call were not a valid JSON object, so they are sent back as {}; as received: ${shown}`;
+}
+
 function joinBlocks(...parts: string[]): string {
   return parts.filter((part) => part.length > 0).join('\n\n');
 }
@@ -60,6 +85,8 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
   if (options.systemPrompt.trim().length > 0) wire.push({ role: 'system', content: options.systemPrompt });
   let pendingExec: string[] = [];
   let pendingTools: string[] = [];
+  /** Calls whose arguments went out as `{}`, with what the model had sent (see replacedArguments). */
+  const replaced = new Map<string, string>();
 
   const pushUser = (content: string) => {
     const last = wire[wire.length - 1];
@@ -89,7 +116,11 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
           wire.push({
             role: 'assistant',
             content: message.content.length > 0 ? message.content : null,
-            tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments || '{}' } })),
+            tool_calls: calls.map((call) => {
+              const substitute = replacedArguments(call.arguments);
+              if (substitute !== undefined && call.arguments.trim().length > 0) replaced.set(call.id, call.arguments);
+              return { id: call.id, type: 'function', function: { name: call.name, arguments: substitute ?? call.arguments } };
+            }),
           });
         } else {
           const content = calls.length > 0 ? joinBlocks(message.content, describeCallsAsText(calls)) : message.content;
@@ -102,7 +133,8 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
       }
       case 'tool': {
         const content = capToolResult(message.content, options.maxToolResultChars);
-        if (options.useToolRole) wire.push({ role: 'tool', tool_call_id: message.toolCallId, content });
+        const raw = replaced.get(message.toolCallId);
+        if (options.useToolRole) wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: raw === undefined ? content : `${replacedArgumentsNote(raw)}\n${content}` });
         else pendingTools.push(formatToolBlock(message.name, content));
         break;
       }
