@@ -29,6 +29,7 @@ export interface CliArgs {
 export const USAGE = `Usage: aish-tui [options]
        aish-tui -p "<prompt>" [options]
        aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]
+       aish-tui mcp login <alias>
 
 A full-screen terminal AI chat for OpenAI-compatible endpoints and MCP servers.
 
@@ -65,6 +66,8 @@ Subcommands:
   mcp tool <alias__tool>      show one tool's description and input schema
   mcp call <alias__tool> [json-args]
                               call a tool (asks nothing: you typed the call)
+  mcp login <alias>           sign in to an OAuth server through the browser; the other
+                              subcommands and -p never wait for a sign-in
       --json                  machine-readable output for the mcp subcommands
 
 Exit codes: 0 ok, 1 model or stream error, 2 usage or config error.`;

@@ -76,7 +76,8 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   });
   for (const warning of history.warnings) note(warning);
 
-  const mcp = createMcpManager(mcpOptionsFromConfig(config, VERSION, io.env));
+  // Nobody is there to sign in through a browser: a server that needs it is reported, not awaited.
+  const mcp = createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env), interactive: false });
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'status' && event.level !== 'info') note(event.message);
   });
@@ -102,11 +103,8 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   try {
     // Tools are part of the first request, so the servers get their chance to connect first.
     mcp.connectAll(config.mcp.servers);
-    const servers = await mcp.settled();
-    // A server in error has said so through its own status event; one waiting for the browser has not.
-    for (const server of servers) {
-      if (server.state === 'needs-auth') note(`mcp ${server.alias}: ${server.state}${server.error ? `: ${server.error}` : ''}`);
-    }
+    // A server in error or needing a sign-in has said so through its own status event.
+    await mcp.settled();
 
     for await (const event of runConversation({
       signal: controller.signal,

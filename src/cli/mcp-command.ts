@@ -1,19 +1,20 @@
 import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
 import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
+import { describeTarget } from '../services/mcp/connection';
 import { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from '../services/mcp/describe';
 import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { buildToolIndex, findTool } from '../services/tools/names';
 import { VERSION } from '../version';
 import type { CliArgs } from './args';
+import { loginTarget, runLogin } from './mcp-login';
 
 // `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the seed-004
 // "list all tools of a server" utility, and a way to call a tool from a script. Text output is
 // sanitized (server text can carry escape sequences); --json output is JSON, escaped by JSON.
-
-/** How long to wait for a browser authorization before giving up on a server. */
-const AUTHORIZATION_WAIT_MS = 5 * 60_000;
+// These never start a browser sign-in (a script would hang on it): a server that needs one is
+// reported at once, and `aish-tui mcp login <alias>` signs in.
 
 export interface McpCommandIo {
   stdout: (text: string) => void;
@@ -23,7 +24,7 @@ export interface McpCommandIo {
   manager?: McpManagerService;
 }
 
-const SUBCOMMANDS = ['list', 'tools', 'tool', 'call'];
+const SUBCOMMANDS = ['list', 'tools', 'tool', 'call', 'login'];
 
 function usage(message: string): ConfigError {
   return new ConfigError([message, "Run 'aish-tui --help' for usage."]);
@@ -48,15 +49,22 @@ async function connectFor(manager: McpManagerService, config: AppConfig, name: s
     const alias = name.slice(0, Math.max(0, name.indexOf('__')));
     if (alias && servers[alias]) {
       await manager.connect(alias, servers[alias]!);
-      return manager.settled(AUTHORIZATION_WAIT_MS);
+      return manager.settled();
     }
     if (alias === 'builtin' && config.builtin) {
       manager.connectAll({});
-      return manager.settled(AUTHORIZATION_WAIT_MS);
+      return manager.settled();
     }
   }
   manager.connectAll(servers);
-  return manager.settled(AUTHORIZATION_WAIT_MS);
+  return manager.settled();
+}
+
+/** Servers the config lists but turns off: shown by `mcp list`, never connected. */
+function disabledServers(config: AppConfig): ServerSnapshot[] {
+  return Object.entries(config.mcp.servers)
+    .filter(([, server]) => server.disabled)
+    .map(([alias, server]) => ({ alias, target: describeTarget({ kind: 'config', config: server }), state: 'disconnected', tools: [], stderr: [] }));
 }
 
 export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCommandIo): Promise<number> {
@@ -66,22 +74,31 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   if (sub === 'list' || sub === 'tools') {
     if (args.command.length > 2) throw usage(`mcp ${sub}: unexpected argument ${JSON.stringify(args.command[2])}`);
   }
+  if (sub === 'login' && args.command.length > 3) throw usage(`mcp login: unexpected argument ${JSON.stringify(args.command[3])}`);
   const callArgs = sub === 'call' ? parseArguments(json) : {};
+  const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
-  const manager = io.manager ?? createMcpManager(mcpOptionsFromConfig(config, VERSION, io.env ?? process.env));
+  // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
+  const manager = io.manager ?? createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env ?? process.env), interactive: sub === 'login' });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {
     if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);
   });
   try {
+    if (loginAlias !== undefined) return await runLogin(manager, config, loginAlias, io);
     const servers = await connectFor(manager, config, sub === 'tool' || sub === 'call' ? name : undefined);
     const out = (lines: string[]) => io.stdout(lines.map((line) => `${sanitizeStrict(line)}\n`).join(''));
     const index = buildToolIndex(servers, config.limits);
     const wireOf = new Map([...index.byWireName.values()].map((entry) => [`${entry.alias}\u0000${entry.tool}`, entry.wireName]));
 
     if (sub === 'list') {
-      if (args.json) io.stdout(`${terminalSafeJson(servers.map(serverJson), 2)}\n`);
-      else out(describeServers(servers));
+      const disabled = disabledServers(config);
+      if (args.json) {
+        io.stdout(`${terminalSafeJson([...servers.map(serverJson), ...disabled.map((server) => ({ ...serverJson(server), disabled: true }))], 2)}\n`);
+      } else {
+        const lines = describeServers([...servers, ...disabled]);
+        out(lines.map((line, index) => (index >= servers.length ? `${line}  (disabled in the config)` : line)));
+      }
       return servers.some((server) => server.state !== 'ready') ? 1 : 0;
     }
     if (sub === 'tools') {

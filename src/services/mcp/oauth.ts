@@ -26,6 +26,8 @@ export interface OAuthSettings {
   callbackPort: number;
   /** Published client metadata document, used as client_id where the server supports that. */
   clientMetadataUrl?: string;
+  /** False when nobody can sign in through a browser: an authorization is noted, never started. */
+  interactive?: boolean;
 }
 
 /** Finds a free loopback port (the redirect URL must be known before the flow begins). */
@@ -53,6 +55,8 @@ export class AishOAuthProvider implements OAuthClientProvider {
   authorizationUrl: string | undefined;
   /** Requests running that the user did not ask for (liveness pings). */
   private unattendedRequests = 0;
+  /** The server asked for a browser sign-in that was not started (non-interactive mode). */
+  signInNeeded = false;
 
   constructor(
     private readonly store: OAuthStore,
@@ -133,6 +137,11 @@ export class AishOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(authorizationUrl: URL): void {
     if (this.unattendedRequests > 0) return;
+    // A script or a headless run has nobody to complete it: no browser, no callback listener.
+    if (this.settings.interactive === false) {
+      this.signInNeeded = true;
+      return;
+    }
     this.authorizationUrl = authorizationUrl.toString();
     this.pendingAuthorization = this.listenForCallback();
     // The waiting is observed by the session; an unobserved rejection must not crash the process.

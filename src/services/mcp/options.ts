@@ -28,6 +28,12 @@ export interface McpManagerOptions {
   limits?: Partial<McpLimits>;
   /** Opens an authorization URL for the user; the default tries the system browser and never throws. */
   openUrl?: (url: string) => Promise<void>;
+  /**
+   * Whether someone is there to sign in through a browser (the TUI). When false (`-p`, `aish-tui
+   * mcp list|tools|tool|call`) a server that needs an OAuth sign-in is reported at once instead of
+   * opening a browser and waiting for the callback; `aish-tui mcp login <alias>` signs in.
+   */
+  interactive?: boolean;
   /** fetch for HTTP servers (tests may count requests); defaults to the global fetch. */
   fetch?: FetchLike;
 }
@@ -43,6 +49,7 @@ export interface ResolvedMcpOptions {
   ping: PingOptions;
   limits: McpLimits;
   openUrl: (url: string) => Promise<void>;
+  interactive: boolean;
   fetch: FetchLike | undefined;
 }
 
@@ -77,6 +84,7 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     ping: { ...DEFAULT_PING, ...options.ping },
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     openUrl: options.openUrl ?? openInBrowser,
+    interactive: options.interactive ?? true,
     fetch: options.fetch,
   };
 }

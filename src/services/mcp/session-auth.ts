@@ -66,6 +66,7 @@ export class SessionAuth {
           scopes: config.oauth?.scopes,
           callbackPort: port,
           clientMetadataUrl: config.oauth?.clientMetadataUrl,
+          interactive: this.options.interactive,
         },
         (url) => {
           this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);

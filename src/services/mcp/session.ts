@@ -101,6 +101,7 @@ export class ServerSession {
     let lastStatus: number | undefined;
     const bearer = this.auth.bearerToken();
     const oauth = bearer ? undefined : await this.auth.oauthProvider();
+    if (oauth) oauth.signInNeeded = false;
     const attempt = (async () => {
       await this.auth.refreshIfNeeded(oauth);
       return openAndList(this.spec, {
@@ -199,6 +200,12 @@ export class ServerSession {
 
   private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number): ServerSnapshot {
     const oauth = this.oauth;
+    if (isUnauthorized(error) && oauth?.signInNeeded) {
+      // Non-interactive: nobody waits for a browser here; the user signs in from a shell.
+      this.view.update({ state: 'needs-auth', error: `needs authorization: run aish-tui mcp login ${this.alias}`, authUrl: undefined, stderr: this.view.stderrLines() });
+      this.view.status('warn', `mcp ${this.alias}: ${this.snapshot.error}`);
+      return this.snapshot;
+    }
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl && this.authorizationRounds >= MAX_AUTHORIZATION_ROUNDS) {
       oauth.cancel();
       this.view.showError(`authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, { authUrl: undefined });
@@ -244,8 +251,10 @@ export class ServerSession {
   settled(timeoutMs: number): Promise<ServerSnapshot> {
     return new Promise((resolve) => {
       const deadline = Date.now() + timeoutMs;
+      // Only an interactive session waits for a browser; otherwise needs-auth is where it stays.
+      const waiting = () => this.snapshot.state === 'connecting' || (this.snapshot.state === 'needs-auth' && this.context.options.interactive);
       const check = () => {
-        if ((this.snapshot.state !== 'connecting' && this.snapshot.state !== 'needs-auth') || Date.now() >= deadline) resolve(this.snapshot);
+        if (!waiting() || Date.now() >= deadline) resolve(this.snapshot);
         else setTimeout(check, 50);
       };
       check();

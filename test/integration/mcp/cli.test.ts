@@ -53,6 +53,23 @@ describe('aish-tui mcp', () => {
     expect(stderr).not.toContain('protocol');
   });
 
+  it('lists a server the config disables, without connecting it', async () => {
+    const file = path.join(dir, 'with-disabled.json');
+    writeFileSync(file, JSON.stringify({ builtin: false, mcp: { servers: { fleet: { url: lmcp.url }, off: { command: 'aish-no-such-command-xyz', disabled: true } } } }));
+    const args = parseCliArgs(['--config', file, 'mcp', 'list']);
+    const config = await loadConfig({ cli: { configPath: args.config }, env });
+    let stdout = '';
+    const code = await runMcpCommand(config, args, { stdout: (text) => (stdout += text), stderr: () => {}, env });
+    // A disabled server is not a failure: the exit code is about the servers that were connected.
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^off\s+disconnected\s+aish-no-such-command-xyz\s+\(disabled in the config\)$/);
+    let json = '';
+    await runMcpCommand(config, { ...args, json: true }, { stdout: (text) => (json += text), stderr: () => {}, env });
+    expect((JSON.parse(json) as Array<{ alias: string; disabled?: boolean }>).map((server) => [server.alias, server.disabled ?? false])).toEqual([['fleet', false], ['off', true]]);
+  });
+
   it('lists every tool as JSON', async () => {
     const { code, stdout } = await run('mcp', 'tools', '--json');
     expect(code).toBe(0);

@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../helpers/oauth-mcp-server';
+import { MISBEHAVING } from '../../helpers/mcp';
+import { startScriptedBroker, textReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { CLI, makeScratchHome, testEnv, writeHomeConfig } from '../../helpers/terminal';
+
+// A server that needs an OAuth sign-in, next to one that does not, through the built binary. The
+// non-interactive commands (`mcp list`, `-p`) must neither wait for a browser nor open one: the
+// server is reported at once and the others proceed. `mcp login <alias>` signs in from a shell.
+
+let oauth: OAuthMcpServer;
+let broker: ScriptedBroker;
+
+beforeAll(async () => {
+  oauth = await startOAuthMcpServer();
+  broker = await startScriptedBroker();
+});
+afterAll(async () => {
+  await oauth.close();
+  await broker.close();
+});
+
+interface Scratch {
+  home: string;
+  /** Where the stand-in `xdg-open` writes each URL it is asked to open. */
+  opened: string;
+  env: Record<string, string>;
+}
+
+/** A scratch home with both servers configured and an `xdg-open` on PATH that records instead of opening. */
+function scratch(): Scratch {
+  const home = makeScratchHome('aish-sign-in-');
+  writeHomeConfig(home, { mcp: { servers: { secure: { url: oauth.url }, plain: { command: process.execPath, args: [MISBEHAVING] } } } });
+  const bin = path.join(home, 'bin');
+  mkdirSync(bin);
+  const opened = path.join(home, 'opened.log');
+  writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" >> '${opened}'\n`);
+  chmodSync(path.join(bin, 'xdg-open'), 0o755);
+  return { home, opened, env: testEnv(home, { PATH: `${bin}:${process.env.PATH}`, BROWSER: path.join(bin, 'xdg-open') }) };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function aish(where: Scratch, args: string[], onStderr?: (text: string) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: where.env, cwd: where.home });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => {
+      stderr += data.toString();
+      onStderr?.(stderr);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+const NEEDS_LOGIN = 'needs authorization: run aish-tui mcp login secure';
+
+describe('a server that needs an OAuth sign-in, from non-interactive commands', () => {
+  it('mcp list reports it at once, lists the others, and opens no browser', async () => {
+    const where = scratch();
+    const authorizationsBefore = oauth.stats.authorizations;
+    const result = await aish(where, ['mcp', 'list']);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.find((line) => line.startsWith('secure'))).toMatch(new RegExp(`^secure\\s+needs-auth\\s+${oauth.url}\\s+\\(${NEEDS_LOGIN}\\)$`));
+    expect(lines.find((line) => line.startsWith('plain'))).toMatch(/^plain\s+ready\s/);
+    expect(result.stderr).toContain(`aish-tui: mcp secure: ${NEEDS_LOGIN}\n`);
+    // No browser was asked to open anything, and nobody asked the authorization endpoint.
+    expect(existsSync(where.opened)).toBe(false);
+    expect(oauth.stats.authorizations).toBe(authorizationsBefore);
+  });
+
+  it('-p gives the model the other servers\' tools and says how to sign in', async () => {
+    const where = scratch();
+    const start = broker.requests.length;
+    broker.enqueue(textReply('done'));
+    const result = await aish(where, ['--base-url', broker.url, '--model', 'scripted', '-p', 'hello']);
+    expect(result).toMatchObject({ code: 0, stdout: 'done\n' });
+    expect(result.stderr).toContain(`aish-tui: mcp secure: ${NEEDS_LOGIN}\n`);
+    const names = (broker.requests[start]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    expect(names).toContain('plain__echo');
+    expect(names.some((name) => name.startsWith('secure__'))).toBe(false);
+    expect(existsSync(where.opened)).toBe(false);
+  });
+});
+
+describe('aish-tui mcp login <alias>', () => {
+  it('prints the URL, waits for the browser, stores the token; mcp list then connects', async () => {
+    const where = scratch();
+    let visited = false;
+    const login = await aish(where, ['mcp', 'login', 'secure'], (stderr) => {
+      const url = /authorize in your browser: (\S+)/.exec(stderr)?.[1];
+      if (url && !visited) {
+        visited = true;
+        // What the user's browser does with the printed URL.
+        void browse(url);
+      }
+    });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toBe('secure: signed in; the token is stored for aish-tui and aish-tui mcp\n');
+    // The browser was asked to open the same URL that was printed.
+    const printed = /authorize in your browser: (\S+)/.exec(login.stderr)![1]!;
+    expect(readFileSync(where.opened, 'utf8').trim()).toBe(printed);
+
+    const list = await aish(where, ['mcp', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^secure\s+ready\s.*\(1 tool, streamable-http, oauth-protected/m);
+    const call = await aish(where, ['mcp', 'call', 'secure__whoami']);
+    expect(call).toMatchObject({ code: 0, stdout: 'an authorized user\n' });
+  });
+
+  it('refuses a server that has nothing to sign in to', async () => {
+    const where = scratch();
+    const result = await aish(where, ['mcp', 'login', 'plain']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('mcp login: plain is a stdio server; only HTTP servers sign in');
+    const unknown = await aish(where, ['mcp', 'login', 'nope']);
+    expect(unknown.stderr).toContain('mcp login: no configured server named "nope" (configured: secure, plain)');
+  });
+});
