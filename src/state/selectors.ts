@@ -9,8 +9,10 @@ export const selectItems = (state: AppState) => state.items;
 export const selectMessages = (state: AppState) => state.messages;
 export const selectBrokerState = (state: AppState) => state.brokerState;
 export const selectModelName = (state: AppState) => state.modelName;
-export const selectUsage = (state: AppState) => state.lastUsage;
-export const selectTokensPerSecond = (state: AppState) => state.tokensPerSecond;
+/** The last answer's counts, only while the model they were measured on is the current one (`:model` switches). */
+const usageIsCurrent = (state: AppState) => state.usageModel === undefined || state.usageModel === state.modelName;
+export const selectUsage = (state: AppState) => (usageIsCurrent(state) ? state.lastUsage : undefined);
+export const selectTokensPerSecond = (state: AppState) => (usageIsCurrent(state) ? state.tokensPerSecond : undefined);
 export const selectFocus = (state: AppState) => state.focus;
 export const selectSidebarVisible = (state: AppState) => state.sidebarVisible;
 export const selectScrollOffset = (state: AppState) => state.scrollOffset;

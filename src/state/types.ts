@@ -58,8 +58,12 @@ export interface ChatSlice {
   items: ChatItem[];
   brokerState: BrokerState;
   modelName: string;
+  /** The model the request running now (or the last one) went to; `:model` may have switched since. */
+  requestModel?: string;
   lastUsage?: Usage;
   tokensPerSecond?: number;
+  /** The model `lastUsage` and `tokensPerSecond` were measured on: they are shown only for it. */
+  usageModel?: string;
 }
 
 export interface PendingApproval {

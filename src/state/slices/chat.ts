@@ -89,7 +89,7 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
 export function foldConversationEvent(state: AppState, event: ConversationEvent): Partial<AppState> {
   switch (event.type) {
     case 'request-start':
-      return { brokerState: 'waiting', modelName: event.model };
+      return { brokerState: 'waiting', modelName: event.model, requestModel: event.model };
     case 'text-delta':
     case 'reasoning-delta': {
       const open = lastStreamingAssistant(state.items);
@@ -134,8 +134,12 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
     case 'command-skipped':
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
-    case 'usage':
-      return { lastUsage: event.usage, tokensPerSecond: event.tokensPerSecond ?? state.tokensPerSecond };
+    case 'usage': {
+      // Counts belong to the model that answered, which `:model` may have replaced since the request went out.
+      const model = state.requestModel ?? state.modelName;
+      const keptSpeed = state.usageModel === model ? state.tokensPerSecond : undefined;
+      return { lastUsage: event.usage, tokensPerSecond: event.tokensPerSecond ?? keptSpeed, usageModel: model };
+    }
     case 'status':
       return { items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level: event.level, text: event.message }] };
     case 'error':
@@ -193,7 +197,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
       messages: state.messages.filter((message) => !(message.id === id && message.role === 'user')),
       items: state.items.filter((item) => !(item.id === id && item.kind === 'user')),
     })),
-  clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined }),
+  clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined, usageModel: undefined }),
   setModelName: (modelName) => set({ modelName }),
 });
 
