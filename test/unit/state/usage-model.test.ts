@@ -41,7 +41,7 @@ describe('usage belongs to the model that answered', () => {
     expect(selectTokensPerSecond(store.getState())).toBe(40);
   });
 
-  it('usage arriving after a switch made mid-answer is the old model's, not shown as the new one's', () => {
+  it("usage arriving after a switch made mid-answer is the old model's, not shown as the new one's", () => {
     const store = createAppStore({ modelName: 'alpha' });
     const state = store.getState();
     state.applyConversationEvent({ type: 'request-start', depth: 0, model: 'alpha' });
