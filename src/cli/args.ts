@@ -70,7 +70,9 @@ Subcommands:
                               subcommands and -p never wait for a sign-in
       --json                  machine-readable output for the mcp subcommands
 
-Exit codes: 0 ok, 1 model or stream error, 2 usage or config error.`;
+Exit codes: 0 ok, 1 model or stream error, 2 usage or config error,
+            3 (-p) no complete answer: token limit, content filter or tool-depth limit,
+            130 interrupted.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;

@@ -1,6 +1,7 @@
 // What headless mode prints, per --output-format (documented in README.md, "Headless mode").
 // stdout carries only the chosen format; notes for a person go to stderr.
 import type { Usage } from '../services/broker/types';
+import { parseArguments } from '../services/conversation/tool-call';
 import type { ConversationEvent, ToolDecision } from '../services/conversation/types';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -25,6 +26,25 @@ export interface JsonCommand {
   exit_code: number | null;
   output: string;
 }
+
+/**
+ * Every `finish_reason` headless output reports, with the exit code it gives. README.md
+ * ("Headless mode") lists the same table; test/unit/readme.test.ts keeps them equal.
+ * `tool_depth` is ours: the run stopped at the tool-call depth limit with calls left and no final
+ * answer. A value the server sent that is not listed here is reported as is, with exit 3.
+ */
+export const FINISH_EXIT_CODES = {
+  stop: 0,
+  length: 3,
+  content_filter: 3,
+  tool_depth: 3,
+  error: 1,
+  incomplete: 1,
+  cancelled: 130,
+} as const satisfies Record<string, number>;
+
+/** The exit code for a finish reason the server made up (`recitation`, `abort`, …): not a clean answer. */
+export const OTHER_FINISH_EXIT_CODE = 3;
 
 export interface JsonUsage {
   prompt_tokens?: number;
@@ -62,6 +82,12 @@ function usageJson(usage: Usage, tokensPerSecond?: number): JsonUsage {
   };
 }
 
+/** `arguments` (and `raw_arguments` when they are not a JSON object) as the tool_call line shows them. */
+function argumentsJson(raw: string): { arguments: Record<string, unknown> | null; raw_arguments?: string } {
+  const parsed = parseArguments(raw);
+  return parsed.ok ? { arguments: parsed.value } : { arguments: null, raw_arguments: raw };
+}
+
 function addUsage(total: JsonUsage | null, next: JsonUsage): JsonUsage {
   if (!total) return next;
   const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
@@ -70,7 +96,7 @@ function addUsage(total: JsonUsage | null, next: JsonUsage): JsonUsage {
     const value = sum(total[key], next[key]);
     if (value !== undefined) merged[key] = value;
   }
-  // Speed is the last answer's, not a sum.
+  // Speed is the last timed answer's, not a sum (an answer too short to time has none).
   const speed = next.tokens_per_second ?? total.tokens_per_second;
   if (speed !== undefined) merged.tokens_per_second = speed;
   return merged;
@@ -88,11 +114,37 @@ export class HeadlessReport {
   private readonly decisions = new Map<string, ToolDecision>();
   private readonly commandIndex = new Map<string, number>();
   private errors: string[] = [];
+  /**
+   * The usage line of the request that just ended. The loop reports usage when the stream ends and
+   * the answer's tool calls only as it takes them up one by one; the line waits until the
+   * answer's calls are out, so stream-json reads in the order things happened.
+   */
+  private pendingUsage: Record<string, unknown> | undefined;
+  /** Tool calls whose line went out with their answer (see `message`). */
+  private readonly announced = new Set<string>();
 
   constructor(private readonly onLine?: (value: Record<string, unknown>) => void) {}
 
+  private flushUsage(): void {
+    if (this.pendingUsage) this.onLine?.(this.pendingUsage);
+    this.pendingUsage = undefined;
+  }
+
   apply(event: ConversationEvent): void {
+    const answerMessage = event.type === 'message' && event.message.role === 'assistant';
+    if (event.type !== 'usage' && !answerMessage) this.flushUsage();
     switch (event.type) {
+      case 'message':
+        // The answer as the history keeps it: its tool calls are what the model sent, now, before
+        // any of them is decided or run.
+        if (event.message.role === 'assistant') {
+          for (const call of event.message.toolCalls ?? []) {
+            this.announced.add(call.id);
+            this.onLine?.({ type: 'tool_call', id: call.id, name: call.name, ...argumentsJson(call.arguments) });
+          }
+          this.flushUsage();
+        }
+        break;
       case 'request-start':
         this.answerText = '';
         this.answerReasoning = '';
@@ -117,7 +169,9 @@ export class HeadlessReport {
           decision: 'skipped',
         };
         this.result.tool_calls.push(entry);
-        this.onLine?.({ type: 'tool_call', id: entry.id, name: entry.name, arguments: args, ...(args === null ? { raw_arguments: event.call.rawArguments } : {}) });
+        if (!this.announced.has(entry.id)) {
+          this.onLine?.({ type: 'tool_call', id: entry.id, name: entry.name, arguments: args, ...(args === null ? { raw_arguments: event.call.rawArguments } : {}) });
+        }
         break;
       }
       case 'tool-decision':
@@ -133,7 +187,8 @@ export class HeadlessReport {
       case 'usage': {
         const usage = usageJson(event.usage, event.tokensPerSecond);
         this.result.usage = addUsage(this.result.usage, usage);
-        this.onLine?.({ type: 'usage', ...usage });
+        this.flushUsage();
+        this.pendingUsage = { type: 'usage', ...usage };
         break;
       }
       case 'error':
@@ -163,21 +218,51 @@ export class HeadlessReport {
         this.onLine?.({ type: 'command', ...entry });
         break;
       }
-      case 'done':
+      case 'done': {
         this.result.text = this.answerText;
         this.result.reasoning = this.answerReasoning;
-        this.result.finish_reason = event.finishReason;
-        this.onLine?.({ type: 'done', finish_reason: event.finishReason });
+        // The loop ends on an answer that asked for tools only when the depth limit kept them from
+        // running: there is no final answer, and `tool_calls` would not say why.
+        const reason = event.finishReason === 'tool_calls' ? 'tool_depth' : event.finishReason;
+        this.result.finish_reason = reason;
+        this.onLine?.({ type: 'done', finish_reason: reason });
         break;
+      }
       default:
         break;
     }
   }
 
-  /** 0 answered, 1 the model or the stream failed (130 when interrupted). */
+  /** See FINISH_EXIT_CODES; an error makes any answer a failure (1), unless it was interrupted. */
   exitCode(): number {
-    if (this.result.finish_reason === 'cancelled') return 130;
-    if (this.result.error !== null) return 1;
-    return this.result.finish_reason === 'error' || this.result.finish_reason === 'incomplete' ? 1 : 0;
+    const reason = this.result.finish_reason;
+    if (reason === 'cancelled') return FINISH_EXIT_CODES.cancelled;
+    if (this.result.error !== null) return FINISH_EXIT_CODES.error;
+    return Object.hasOwn(FINISH_EXIT_CODES, reason) ? FINISH_EXIT_CODES[reason as keyof typeof FINISH_EXIT_CODES] : OTHER_FINISH_EXIT_CODE;
+  }
+
+  /**
+   * What a person reading stderr should hear about how the run ended, when it did not simply
+   * answer: the error, or why the answer is missing or incomplete. `depthLimit` names the
+   * tool-depth limit in force and where it comes from (`--max-tool-depth 0`).
+   */
+  outcomeNote(depthLimit: string): string | undefined {
+    const reason = this.result.finish_reason;
+    if (reason === 'cancelled') return undefined;
+    if (this.result.error !== null) return this.result.error;
+    switch (reason) {
+      case 'stop':
+        return undefined;
+      case 'length':
+        return 'the answer was cut at the token limit (finish_reason "length"): it is incomplete; raise maxTokens for the model or the server\'s limit';
+      case 'content_filter':
+        return 'the server\'s content filter stopped the answer (finish_reason "content_filter")';
+      case 'tool_depth':
+        return `tool-call depth limit reached (${depthLimit}): the run stopped without a final answer; raise it with --max-tool-depth`;
+      case 'incomplete':
+        return 'the stream ended before the server said the answer was complete (no finish_reason): it may be cut short';
+      default:
+        return `the server ended the answer with finish_reason ${JSON.stringify(reason)}`;
+    }
   }
 }

@@ -4,7 +4,7 @@
 import { streamChat } from '../services/broker/index';
 import { ConfigError } from '../services/config/errors';
 import type { AppConfig } from '../services/config/load';
-import { runConversation } from '../services/conversation/index';
+import { DEPTH_LIMIT_STATUS, runConversation } from '../services/conversation/index';
 import type { ConversationEvent } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir } from '../services/history/index';
 import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
@@ -146,8 +146,10 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     // A script gets the answer as sent; a person at a terminal gets it without live escapes.
     const text = (io.stdout as { isTTY?: boolean }).isTTY ? sanitize(report.result.text) : report.result.text;
     if (text.length > 0) await write(io.stdout, text.endsWith('\n') ? text : `${text}\n`);
-    if (report.result.error) note(report.result.error);
   }
+  // In every format: stdout may be a file nobody reads at once, a person reads stderr now.
+  const outcome = report.outcomeNote(args.maxToolDepth !== undefined ? `--max-tool-depth ${args.maxToolDepth}` : `mcp.maxToolDepth ${config.mcp.maxToolDepth}`);
+  if (outcome) note(outcome);
   return report.exitCode();
 }
 
@@ -159,7 +161,8 @@ function createNotes(args: CliArgs, note: (line: string) => void): (event: Conve
     if (event.type === 'tool-decision' && event.decision.action === 'deny' && event.decision.by === 'headless') {
       const name = names.get(event.id) ?? event.id;
       note(event.decision.reason ? `tool call ${name} denied: ${event.decision.reason}` : `tool call ${name} denied: no rule allows it (use --auto-approve ${name} or alias__*)`);
-    } else if (event.type === 'status' && event.level !== 'info') {
+    } else if (event.type === 'status' && event.level !== 'info' && event.message !== DEPTH_LIMIT_STATUS) {
+      // The depth limit is said once, at the end, with what it did to the run (outcomeNote).
       note(event.message);
     } else if (event.type === 'command-skipped' && !args.allowCmd) {
       note('a proposed command was not run (use --allow-cmd to run proposed commands)');

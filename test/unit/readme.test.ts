@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HELP } from '../../src/app/commands';
 import { KEYMAP } from '../../src/app/keymap';
+import { FINISH_EXIT_CODES, OTHER_FINISH_EXIT_CODE } from '../../src/cli/headless-output';
 
 // The README is the user's manual: every key and meta command the app knows must be in it.
 const readme = readFileSync(path.resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
@@ -18,5 +19,18 @@ describe('README stays current', () => {
     for (const { command } of COMMAND_HELP) {
       expect(readme, command).toContain(`\`${command}`);
     }
+  });
+
+  it('headless mode: the finish_reason table is exactly what the code reports and exits with', () => {
+    const header = '| `finish_reason` | exit code |';
+    const lines = readme.slice(readme.indexOf(header)).split('\n').slice(2);
+    const rows = lines.slice(0, lines.findIndex((line) => !line.startsWith('|')));
+    const table = Object.fromEntries(rows.map((row) => {
+      const match = /^\| `(\w+)` \| (\d+) \|/.exec(row);
+      expect(match, row).not.toBeNull();
+      return [match![1], Number(match![2])];
+    }));
+    expect(table).toEqual(FINISH_EXIT_CODES);
+    expect(readme).toContain(`A finish reason the server made up is passed on as it is, with exit code \`${OTHER_FINISH_EXIT_CODE}\``);
   });
 });

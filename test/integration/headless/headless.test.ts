@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorReply, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
 import { CLI, makeScratchHome, testEnv } from '../../helpers/terminal';
+import { runAish, type HeadlessRun, type HeadlessRunOptions } from './run-headless';
 
 // The built binary (`npm run build` first), run as a script would run it.
 const require = createRequire(import.meta.url);
@@ -17,37 +18,8 @@ afterAll(async () => {
   await broker.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  home: string;
-}
-
-function aish(args: string[], options: { input?: string; home?: string; config?: unknown; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
-  const home = options.home ?? makeScratchHome('aish-headless-');
-  if (options.config !== undefined) {
-    mkdirSync(path.join(home, '.config', 'aish'), { recursive: true });
-    writeFileSync(path.join(home, '.config', 'aish', 'config.json'), JSON.stringify(options.config));
-  }
-  return new Promise((resolve, reject) => {
-    // Asynchronous on purpose: the scripted broker answers from this process.
-    const child = spawn(process.execPath, [CLI, '--base-url', broker.url, '--model', 'scripted', ...args], { env: testEnv(home), cwd: home });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => {
-      stdout += data.toString();
-      options.onStdout?.(stdout, child);
-    });
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, home });
-    });
-    child.stdin.end(options.input ?? '');
-  });
+function aish(args: string[], options: HeadlessRunOptions = {}): Promise<HeadlessRun> {
+  return runAish(['--base-url', broker.url, '--model', 'scripted', ...args], options);
 }
 
 const calc = (expression: string, id = 'call_1') => ({ id, name: 'builtin__calculator', arguments: { expression } });
@@ -117,16 +89,16 @@ describe('aish-tui -p (headless)', () => {
     expect(events.find((event) => event.type === 'usage')).toMatchObject({ type: 'usage', prompt_tokens: 9, completion_tokens: 2 });
   });
 
-  it('--max-tool-depth 0 reports the calls without running them', async () => {
+  it('--max-tool-depth 0 reports the calls without running them (no final answer: exit 3)', async () => {
     broker.enqueue(toolCallReply([calc('3*3')]));
     const result = await aish(['-p', 'nine', '--output-format', 'json', '--auto-approve', 'builtin__*', '--max-tool-depth', '0']);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(3);
     const output = JSON.parse(result.stdout);
     expect(output.tool_calls).toEqual([
       { id: 'call_1', name: 'builtin__calculator', arguments: { expression: '3*3' }, result: '[aish] tool call not run: tool-call depth limit reached', is_error: true, decision: 'skipped' },
     ]);
-    expect(output.finish_reason).toBe('tool_calls');
-    expect(result.stderr).toContain('tool-call depth limit reached');
+    expect(output.finish_reason).toBe('tool_depth');
+    expect(result.stderr).toBe('aish-tui: tool-call depth limit reached (--max-tool-depth 0): the run stopped without a final answer; raise it with --max-tool-depth\n');
   });
 
   it('a full tool round trip against server-everything over stdio', async () => {
