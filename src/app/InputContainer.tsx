@@ -41,8 +41,21 @@ export interface InputKeyDeps {
   cycle: { current: CompletionCycle | undefined };
   /** The text the last history step put in the input. */
   recalledText?: string;
-  /** The candidates Tab put in the status bar, and the text they were for. */
-  completionHint?: { hint: string; text: string };
+  /**
+   * What Tab put in the status bar and the text it was for: the candidates (kept while Tab cycles
+   * through them), or `nothing to complete` (`once`: gone with the next key).
+   */
+  completionHint?: { hint: string; text: string; once?: boolean };
+}
+
+const NOTHING_TO_COMPLETE = 'nothing to complete';
+
+/** Takes down what an earlier Tab put in the status bar, if it is still there. */
+function clearCompletionHint(deps: InputKeyDeps): void {
+  const shown = deps.completionHint;
+  if (!shown) return;
+  deps.completionHint = undefined;
+  if (deps.store.getState().hint === shown.hint) deps.store.getState().setHint(undefined);
 }
 
 function complete(deps: InputKeyDeps, editor: EditorState): void {
@@ -59,9 +72,12 @@ function complete(deps: InputKeyDeps, editor: EditorState): void {
     if (deps.completionHint) deps.completionHint = { ...deps.completionHint, text: next };
     return;
   }
+  // A new completion: whatever an earlier Tab said (candidates, or that there was nothing) is stale.
+  clearCompletionHint(deps);
   const found = findCompletion(text, completionSources(store, deps.env));
   if (!found || found.candidates.length === 0) {
-    flashHint(store, 'nothing to complete');
+    flashHint(store, NOTHING_TO_COMPLETE);
+    deps.completionHint = { hint: NOTHING_TO_COMPLETE, text, once: true };
     return;
   }
   if (found.candidates.length === 1) {
@@ -167,6 +183,8 @@ export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   const state = deps.store.getState();
   if (state.focus !== 'input') return false;
   const editor = state.editor;
+  // `nothing to complete` answered one Tab; the next key (typing, moving, another Tab) ends it.
+  if (deps.completionHint?.once) clearCompletionHint(deps);
 
   if (key.name === 'escape' && !key.meta) {
     if (selectSomethingRuns(state) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
