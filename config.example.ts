@@ -15,6 +15,7 @@ const config: AishConfigInput = {
       temperature: 0.2,
       maxTokens: 4096, // max_tokens sent with each request (default: the server decides)
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
+      // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
     },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',

@@ -18,6 +18,7 @@ import {
 } from './request';
 import { StreamRedactor } from './redact-stream';
 import { parseSse, ResponseTooLargeError } from './sse';
+import { type SplitText, ThinkTagSplitter } from './think-tags';
 import { accumulateStream } from './stream';
 import type { BrokerEvent, BrokerRequest, BrokerTimeouts, StreamChat } from './types';
 import { Watchdog } from './watchdog';
@@ -77,13 +78,26 @@ export const streamChat: StreamChat = async function* streamChat(request: Broker
   // The answer itself too: a server may echo the key in streamed text (split across deltas).
   const text = new StreamRedactor(secrets);
   const reasoning = new StreamRedactor(secrets);
+  // `<think>…</think>` inside the answer text is reasoning (model option `inlineReasoning`).
+  const inline = request.model.inlineReasoning === false ? undefined : new ThinkTagSplitter();
+  function* split(part: SplitText): Generator<BrokerEvent, void, undefined> {
+    const shownReasoning = part.reasoning ? reasoning.push(part.reasoning) : '';
+    if (shownReasoning) yield { type: 'reasoning-delta', text: shownReasoning };
+    const shownText = part.text ? text.push(part.text) : '';
+    if (shownText) yield { type: 'text-delta', text: shownText };
+  }
   function* flushHeld(): Generator<BrokerEvent, void, undefined> {
+    if (inline) yield* split(inline.flush());
     const heldText = text.flush();
     if (heldText) yield { type: 'text-delta', text: heldText };
     const heldReasoning = reasoning.flush();
     if (heldReasoning) yield { type: 'reasoning-delta', text: heldReasoning };
   }
   for await (const event of streamEvents(request, key)) {
+    if (event.type === 'text-delta' && inline) {
+      yield* split(inline.push(event.text));
+      continue;
+    }
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
       const shown = (event.type === 'text-delta' ? text : reasoning).push(event.text);
       if (shown) yield { ...event, text: shown };

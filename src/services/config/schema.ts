@@ -40,6 +40,12 @@ export const modelSchema = z.strictObject({
    * for the session if the server rejects the field; false never sends it.
    */
   streamUsage: z.boolean().optional(),
+  /**
+   * A `<think>…</think>` (or `<thinking>`) block that opens the answer text is the model's
+   * reasoning, sent inline by servers without a reasoning parser: shown and folded as reasoning,
+   * never sent back as the answer. Default true; false keeps such text as part of the answer.
+   */
+  inlineReasoning: z.boolean().optional(),
 });
 
 const serverCommon = {
