@@ -2,7 +2,9 @@ import { isExpandable } from '../components/chat';
 import type { AppStore } from '../state/store';
 import { EMPTY_EDITOR } from '../state/slices/ui';
 import { sidebarShown } from '../state/selectors';
+import type { Focus } from '../state/types';
 import type { AppController } from './controller';
+import { commandLetters } from './keymap';
 import { isCtrl, type KeyEvent } from './input/keys';
 
 /** A second Ctrl+C within this window quits. */
@@ -55,6 +57,13 @@ export interface TranscriptGeometry {
   totalRows: () => number;
 }
 
+/** A printable key (or a run of them) that the focused transcript or sidebar does not use as a command. */
+function typedForInput(focus: Focus, key: KeyEvent): boolean {
+  if (focus === 'input' || key.ctrl || key.meta) return false;
+  if (key.name !== 'text' || key.paste) return false;
+  return !commandLetters(focus).has(key.text);
+}
+
 /** Focus movement, the sidebar toggle and transcript scrolling. */
 export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
   const state = store.getState();
@@ -69,6 +78,12 @@ export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometr
   if (key.name === 'paste' && state.focus !== 'input' && !state.sidebarUi.connect) {
     // A paste is meant for the input, wherever the focus was: move there and let the input take it.
     state.updateSidebarUi({ detail: undefined });
+    state.setFocus('input');
+    return false;
+  }
+  if (typedForInput(state.focus, key)) {
+    // Typing while the transcript or the sidebar has the focus is meant for the input: move there
+    // and let the input take this very key. Frames and overlays (higher priority) never get here.
     state.setFocus('input');
     return false;
   }

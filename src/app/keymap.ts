@@ -55,6 +55,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   { where: 'sidebar', keys: 'r', does: 'reconnect the selected server', short: 'r reconnect' },
   { where: 'sidebar', keys: 'd', does: 'disconnect the selected server', short: 'd disconnect' },
   { where: 'sidebar', keys: 'c', does: 'connect a server by URL (and an optional alias)', short: 'c connect' },
+  { where: 'sidebar', keys: 'other letters', does: 'typed text goes to the input, and the focus moves there' },
 
   { where: 'details', keys: '↑ / ↓ PgUp PgDn Home End', does: "scroll the tool's description and schema, or the server's details", short: '↑↓ scroll' },
   { where: 'details', keys: 'Esc / Enter / q', does: 'close', short: 'Esc close' },
@@ -68,7 +69,16 @@ export const KEYMAP: readonly KeyBinding[] = [
   { where: 'chat', keys: 'r', does: 'fold or unfold reasoning', short: 'r reasoning' },
   { where: 'chat', keys: 'x', does: 'expand or fold every tool result and long message', short: 'x expand' },
   { where: 'chat', keys: 'Esc', does: 'back to the input' },
+  { where: 'chat', keys: 'other letters', does: 'typed text goes to the input, and the focus moves there' },
 ];
+
+/**
+ * The printable keys a panel uses as commands (the one-character entries above). Any other
+ * printable key typed there is meant for the input.
+ */
+export function commandLetters(context: KeyContext): ReadonlySet<string> {
+  return new Set(KEYMAP.filter((binding) => binding.where === context && [...binding.keys].length === 1).map((binding) => binding.keys));
+}
 
 const CONTEXT_TITLES: Record<KeyContext, string> = {
   everywhere: 'Everywhere',
