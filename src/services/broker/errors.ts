@@ -1,3 +1,5 @@
+import { basicAuthOf } from './request';
+import type { ModelConfig } from './types';
 import { errorMessageOf } from './wire';
 
 /** Longest server text we put into one error line. */
@@ -37,8 +39,34 @@ export function htmlText(body: string): string | undefined {
   return `${oneLine(text) || 'an HTML page'} (HTML page)`;
 }
 
+export interface HttpErrorContext {
+  /** Where the credential the request carried came from (see credentialSource); undefined: none was sent. */
+  keySource?: string;
+  modelId: string;
+  url: string;
+}
+
+/** Configured headers that carry a credential themselves (they replace or add to the Bearer key). */
+const CREDENTIAL_HEADER = /^(authorization|x-api-key|api-key)$/i;
+
+/**
+ * Where the credential a request to `model` carries comes from, in the words of the config, for
+ * the 401/403 hint; undefined when the request carries none. Mirrors request.ts: a configured
+ * Authorization header wins over the key, `apiKey` over `keyEnv`, and the base URL's user and
+ * password count only without a key.
+ */
+export function credentialSource(model: Pick<ModelConfig, 'name' | 'apiKey' | 'keyEnv' | 'headers' | 'baseUrl'>): string | undefined {
+  const header = Object.keys(model.headers ?? {}).find((name) => CREDENTIAL_HEADER.test(name));
+  if (header && /^authorization$/i.test(header)) return `the ${header} header of model "${model.name}"`;
+  if (model.apiKey) return `apiKey of model "${model.name}"`;
+  if (model.keyEnv) return `$${model.keyEnv}`;
+  if (header) return `the ${header} header of model "${model.name}"`;
+  if (basicAuthOf(model.baseUrl)) return 'the user and password in the base URL';
+  return undefined;
+}
+
 /** `HTTP <code>: <message or body snippet>`, with a hint for the statuses users can fix. */
-export function httpErrorMessage(status: number, body: string, context: { keyEnv?: string; modelId: string; url: string }): string {
+export function httpErrorMessage(status: number, body: string, context: HttpErrorContext): string {
   let detail: string | undefined;
   try {
     detail = errorMessageOf(JSON.parse(body));
@@ -49,9 +77,15 @@ export function httpErrorMessage(status: number, body: string, context: { keyEnv
   return `HTTP ${status}: ${snippet}${httpHint(status, context)}`;
 }
 
-function httpHint(status: number, context: { keyEnv?: string; modelId: string; url: string }): string {
+function httpHint(status: number, context: HttpErrorContext): string {
   if (status === 401 || status === 403) {
-    return context.keyEnv ? ` (check the API key in $${context.keyEnv})` : ' (does this server need an API key? set keyEnv or apiKey for the model)';
+    // A key was sent: asking whether the server needs one would send the user the wrong way.
+    if (context.keySource) {
+      return status === 401
+        ? ` (the server rejected the key from ${context.keySource})`
+        : ` (the server refused access with the key from ${context.keySource}: a wrong key, or one without access to model "${context.modelId}")`;
+    }
+    return ' (no API key was sent: does this server need one? set keyEnv or apiKey for the model, or pass --api-key-env)';
   }
   if (status === 404) return ` (is ${context.url} right, ending in /v1, and does the server know model "${context.modelId}"?)`;
   return '';

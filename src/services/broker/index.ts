@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AccumulatorState, createAccumulator, finalize } from './accumulator';
 import { looksLikeSse, readJsonReply, readLimited } from './body';
 import { connect, HTTPError } from './connect';
-import { errorCode, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from './errors';
+import { credentialSource, errorCode, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from './errors';
 import { StatusQueue } from './status-queue';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
 import {
@@ -171,7 +171,7 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   }
 
   function* httpFailure(status: number, text: string, retryAfter: string | null): Generator<BrokerEvent, void, undefined> {
-    let message = httpErrorMessage(status, text, { keyEnv: model.keyEnv, modelId: model.model, url: shownUrl });
+    let message = httpErrorMessage(status, text, { keySource: credentialSource(model), modelId: model.model, url: shownUrl });
     const asked = parseRetryAfter(retryAfter);
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatSeconds(asked)})`;
     yield { type: 'error', kind: 'http', status, message };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from '../../../src/services/broker/errors';
+import { credentialSource, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from '../../../src/services/broker/errors';
 import { backoffMs, isRetryableStatus, parseRetryAfter } from '../../../src/services/broker/retry';
 
 const context = { modelId: 'gpt-x', url: 'http://127.0.0.1:8080/v1' };
@@ -19,9 +19,25 @@ describe('error text', () => {
     expect(httpErrorMessage(502, '', context)).toBe('HTTP 502: (empty body)');
   });
 
-  it('HTTP 401/404 say what to check', () => {
-    expect(httpErrorMessage(401, 'unauthorized', { ...context, keyEnv: 'OPENAI_API_KEY' })).toBe('HTTP 401: unauthorized (check the API key in $OPENAI_API_KEY)');
+  it('HTTP 401/403 with a key sent name where the key came from; without one, ask whether the server needs one', () => {
+    expect(httpErrorMessage(401, 'unauthorized', { ...context, keySource: '$OPENAI_API_KEY' })).toBe('HTTP 401: unauthorized (the server rejected the key from $OPENAI_API_KEY)');
+    expect(httpErrorMessage(403, 'forbidden', { ...context, keySource: 'apiKey of model "cloud"' })).toBe(
+      'HTTP 403: forbidden (the server refused access with the key from apiKey of model "cloud": a wrong key, or one without access to model "gpt-x")',
+    );
+    expect(httpErrorMessage(401, 'unauthorized', context)).toBe(
+      'HTTP 401: unauthorized (no API key was sent: does this server need one? set keyEnv or apiKey for the model, or pass --api-key-env)',
+    );
     expect(httpErrorMessage(404, 'not found', context)).toContain('ending in /v1');
+  });
+
+  it('names the source of the credential a request carries, as request.ts sends it', () => {
+    const model = { name: 'm', baseUrl: 'http://127.0.0.1:8080/v1' };
+    expect(credentialSource({ ...model, apiKey: 'sk-123456', keyEnv: 'K' })).toBe('apiKey of model "m"');
+    expect(credentialSource({ ...model, keyEnv: 'OPENAI_API_KEY' })).toBe('$OPENAI_API_KEY');
+    expect(credentialSource({ ...model, keyEnv: 'K', headers: { Authorization: 'Bearer x' } })).toBe('the Authorization header of model "m"');
+    expect(credentialSource({ ...model, headers: { 'x-api-key': 'abcdef' } })).toBe('the x-api-key header of model "m"');
+    expect(credentialSource({ ...model, baseUrl: 'http://user:pass@proxy.example/v1' })).toBe('the user and password in the base URL');
+    expect(credentialSource({ ...model, headers: { 'x-trace': '1' } })).toBeUndefined();
   });
 
   it('names network failures by their code', () => {
