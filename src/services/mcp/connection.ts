@@ -8,7 +8,7 @@ import { limitMessageSize, sseTransport, stdioTransport, streamableTransport, wi
 import type { TransportKind } from './types';
 import { watchConnection } from './connection-watch';
 import type { Liveness } from './liveness';
-import { describeExit } from './watched-transports';
+import { processEndLine } from './connect-failure';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -20,7 +20,7 @@ export interface Connection {
   transport: Transport;
   kind: TransportKind;
   close(): Promise<void>;
-  /** How a stdio server's process ended (`exited with code 3`), once it has. */
+  /** How a stdio server's process ended (`exited with code 3 (stderr: Error: ...)`), once it has. */
   processEnd?: () => string;
   /** Pings a remote server while idle; started once the session is ready. */
   liveness?: Liveness;
@@ -134,7 +134,8 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
     await client.close().catch(() => {});
     throw error;
   }
-  return { client, transport, kind: 'stdio', close: () => client.close(), processEnd: () => describeExit(transport.exit) };
+  const processEnd = () => processEndLine({ exit: transport.exit, stderr: context.stderr, strayStdout: transport.strayStdout.first });
+  return { client, transport, kind: 'stdio', close: () => client.close(), processEnd };
 }
 
 /** What the sidebar shows as the server's address; credentials in a URL are never shown. */

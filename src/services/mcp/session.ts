@@ -1,12 +1,14 @@
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { openAndList, within } from './connect-attempt';
-import { failureLine } from './connect-failure';
+import { failureLine, type StdioFacts } from './connect-failure';
 import { describeTarget, type Connection, type SessionSpec } from './connection';
 import { describeError, isUnauthorized } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import { SessionAuth } from './session-auth';
 import { SessionView } from './session-view';
+import type { StderrTail } from './stderr';
+import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
@@ -133,9 +135,11 @@ export class ServerSession {
       }
       return this.becomeReady(connection, tools, performance.now() - started, generation);
     } catch (error) {
+      // Read before closing: closing stops the process, and that is not how it ended.
+      const stdio = this.stdioFacts(stderr);
       await this.closeOpening();
       if (generation !== this.generation) return this.snapshot;
-      return this.fail(error, lastStatus, timeoutMs, generation);
+      return this.fail(error, lastStatus, timeoutMs, generation, stdio);
     } finally {
       this.opening = [];
     }
@@ -180,8 +184,9 @@ export class ServerSession {
     if (generation !== this.generation || this.closed) return;
     if (this.snapshot.state !== 'ready') return;
     this.connection = undefined;
-    // The exit code or signal, not the last stderr line (often a start-up banner): the stderr
-    // tail stays in the snapshot. Calls still running end with the same reason.
+    // The exit code or signal, with the stderr line that reads like the reason (never a start-up
+    // banner or a stack frame); the whole tail stays in the snapshot. Calls still running end
+    // with the same reason.
     this.transportProblem ??= connection.processEnd?.() ?? 'the connection was closed';
     this.view.showError(this.transportProblem, { tools: [], stderr: this.view.stderrLines() });
   }
@@ -198,7 +203,13 @@ export class ServerSession {
     void connection.close().catch(() => {});
   }
 
-  private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number): ServerSnapshot {
+  /** How the stdio server of the attempt being opened fared, if it is one. */
+  private stdioFacts(stderr: StderrTail): StdioFacts | undefined {
+    const transport = this.opening.find((candidate) => candidate instanceof ExitWatchingStdioTransport);
+    return transport ? { exit: transport.exit, stderr, strayStdout: transport.strayStdout.first } : undefined;
+  }
+
+  private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number, stdio?: StdioFacts): ServerSnapshot {
     const oauth = this.oauth;
     if (isUnauthorized(error) && oauth?.signInNeeded) {
       // Non-interactive: nobody waits for a browser here; the user signs in from a shell.
@@ -216,7 +227,7 @@ export class ServerSession {
       this.awaitAuthorization(oauth, generation);
       return this.snapshot;
     }
-    const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, lastStderr: this.view.stderr.lastLine() });
+    const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, stdio });
     this.view.showError(line, { stderr: this.view.stderrLines() });
     return this.snapshot;
   }

@@ -4,6 +4,12 @@
 export const STDERR_LINES = 200;
 export const STDERR_LINE_CHARS = 500;
 
+/** Stack frames (Node, Python, Java, Go), caret lines and runtime footers: never the reason itself. */
+const STACK_NOISE = /^(at\s|File ".*", line \d+|\^+$|~*\^[~^]*$|node:internal\/|Node\.js v\d|\.\.\. \d+ more|goroutine \d+ \[|[{}\[\]]$|Traceback \(most recent call last\))/;
+/** `TypeError: ...`, `java.io.IOException: ...`, `Error [ERR_X]: ...`, `fatal: ...`, `panic: ...`, `ERROR ...`. */
+const ERROR_MESSAGE = /^(Uncaught\s+)?[\w.$]*(Error|Exception)(\s*\[[\w-]+\])?:\s|^(fatal|panic|error)\b/i;
+const FAILURE_WORDS = /\b(error|exception|fatal|failed|failure|cannot|can't|could not|unable|denied|refused|not found|no such|invalid|missing)\b/i;
+
 export class StderrTail {
   private lines: string[] = [];
   private partial = '';
@@ -46,6 +52,20 @@ export class StderrTail {
       if (line) return line;
     }
     return undefined;
+  }
+
+  /**
+   * The line that best says why the server failed, for one-line messages: the last error message
+   * (`Error: ...`, `ValueError: ...`, `fatal: ...`), never a stack frame or a runtime's version
+   * footer. Otherwise the last line that reads like a failure; with `fallback`, the last line
+   * that is not a frame. Undefined when nothing qualifies (a start-up banner says nothing).
+   */
+  tellingLine(fallback = false): string | undefined {
+    const lines = this.snapshot()
+      .map((line) => line.trim())
+      .filter((line) => line && !STACK_NOISE.test(line));
+    const last = (test: (line: string) => boolean) => lines.findLast(test);
+    return last((line) => ERROR_MESSAGE.test(line)) ?? last((line) => FAILURE_WORDS.test(line)) ?? (fallback ? lines.at(-1) : undefined);
   }
 
   get changes(): number {

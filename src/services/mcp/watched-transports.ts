@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AwaitedAnswers, type RequestId } from './awaited-answers';
 import { reportBodyEnd } from './body-end';
 import { describeError } from './errors';
+import { StrayStdout } from './stray-stdout';
 
 // Transports that say when the other side is gone, which the SDK's own ones leave to timeouts.
 
@@ -110,6 +111,8 @@ export function describeExit(exit: ProcessExit | undefined): string {
  */
 export class ExitWatchingStdioTransport extends StdioClientTransport {
   exit: ProcessExit | undefined;
+  /** What the server printed on stdout that is not MCP (a greeting, a log line), if anything. */
+  readonly strayStdout = new StrayStdout();
 
   override async start(): Promise<void> {
     await super.start();
@@ -118,5 +121,6 @@ export class ExitWatchingStdioTransport extends StdioClientTransport {
     child?.once('exit', (code, signal) => {
       this.exit = { code, signal };
     });
+    this.strayStdout.watch(child?.stdout);
   }
 }

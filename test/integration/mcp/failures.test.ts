@@ -25,11 +25,11 @@ describe('misbehaving servers', () => {
     await test.manager.connect('fragile', misbehaving());
     const outcome = await test.manager.callTool('fragile', 'crash', {});
     expect(outcome.kind).toBe('transport-error');
-    expect(outcome.content).toBe('[aish] tool transport error: the server process exited with code 3');
+    expect(outcome.content).toBe('[aish] tool transport error: the server process exited with code 3 (stderr: fatal: simulated crash in the middle of a call)');
     await until(() => test!.manager.servers()[0]?.state === 'error');
     const snapshot = test.manager.servers()[0]!;
-    // How it ended is the error; what it wrote last stays in the stderr tail.
-    expect(snapshot.error).toBe('the server process exited with code 3');
+    // How it ended and the line that says why; the whole tail stays in the snapshot.
+    expect(snapshot.error).toBe('the server process exited with code 3 (stderr: fatal: simulated crash in the middle of a call)');
     expect(snapshot.stderr).toContain('fatal: simulated crash in the middle of a call');
     expect(snapshot.tools).toEqual([]);
     // Later calls are answered at once instead of hanging.
@@ -62,6 +62,37 @@ describe('misbehaving servers', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('names the exit code and the error message of a server that exits while connecting, not a stack frame', async () => {
+    test = testManager();
+    // A start-up failure as Node reports it: message, frames, then the runtime's footer.
+    const script = 'function load() { throw new Error("cannot read /etc/aish-nope.json: ENOENT"); } try { load(); } catch (e) { console.error(e.stack); console.error("Node.js " + process.version); process.exit(3); }';
+    const snapshot = await test.manager.connect('broken', { command: process.execPath, args: ['-e', script] });
+    expect(snapshot).toMatchObject({ state: 'error', error: 'the server process exited with code 3 (stderr: Error: cannot read /etc/aish-nope.json: ENOENT)' });
+    expect(snapshot.stderr.some((line) => line.trim().startsWith('at load'))).toBe(true);
+    expect(test.statuses()).toContain('mcp broken: the server process exited with code 3 (stderr: Error: cannot read /etc/aish-nope.json: ENOENT)');
+  });
+
+  it('names the signal of a server killed while connecting, without its banner', async () => {
+    test = testManager();
+    const script = 'console.error("server starting"); process.kill(process.pid, "SIGKILL");';
+    const snapshot = await test.manager.connect('killed', { command: process.execPath, args: ['-e', script] });
+    expect(snapshot).toMatchObject({ state: 'error', error: 'the server process was killed by SIGKILL' });
+  });
+
+  it('says what a server printed on stdout instead of MCP, escaped', async () => {
+    test = testManager();
+    const hello = await test.manager.connect('hello', { command: process.execPath, args: ['-e', `console.log("Hello world"); ${SILENT}`], connectTimeoutMs: 500 });
+    expect(hello).toMatchObject({ state: 'error', error: 'timed out after 500ms; it printed "Hello world" on stdout, which is not an MCP message' });
+    const escapes = await test.manager.connect('escapes', { command: process.execPath, args: ['-e', 'process.stdout.write("Hello \\u001b[31mworld")'] });
+    expect(escapes).toMatchObject({ state: 'error', error: 'the server process exited with code 0; it printed "Hello \\u001b[31mworld" on stdout, which is not an MCP message' });
+  });
+
+  it('does not repeat a hung server\'s banner in its timeout message (the stderr tail has it)', async () => {
+    test = testManager();
+    const snapshot = await test.manager.connect('hung', { command: process.execPath, args: ['-e', `console.error("listening on stdio"); ${SILENT}`], connectTimeoutMs: 500 });
+    expect(snapshot).toMatchObject({ state: 'error', error: 'timed out after 500ms', stderr: ['listening on stdio'] });
   });
 
   it('times out a call that never returns and tells the server it was cancelled', async () => {
