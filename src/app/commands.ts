@@ -5,7 +5,7 @@ import { describeModels } from '../services/broker/models';
 import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
-import { resolveConnectRequest } from '../services/mcp/connect-request';
+import { parseConnectArguments, resolveConnectRequest } from '../services/mcp/connect-request';
 import { describeServers, describeTool, describeTools, toolNotFound } from '../services/mcp/describe';
 import { findTool } from '../services/tools/names';
 import { McpInputError } from '../services/mcp/input-error';
@@ -42,7 +42,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
       { name: 'list', usage: ':mcp list', help: 'every server: state, transport, tool count' },
       { name: 'tools', usage: ':mcp tools [alias]', help: 'every tool as alias__tool with its description', args: ['alias'] },
       { name: 'tool', usage: ':mcp tool <alias__tool>', help: "one tool's description and full input schema", args: ['tool'] },
-      { name: 'connect', usage: ':mcp connect <url> [alias]', help: 'connect an HTTP server now (alias from the host name when omitted)' },
+      { name: 'connect', usage: ':mcp connect <url> [alias] [flags]', help: 'connect an HTTP server now (alias from the host name when omitted); flags: --sse or --http force a transport, --token-env VAR sends $VAR as Bearer token' },
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
     ],
@@ -160,17 +160,23 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         return out(describeTool(servers, rest[0]));
       }
       case 'connect': {
-        const [url, alias] = rest;
-        if (!url) return out(['usage: :mcp connect <url> [alias]'], 'error');
-        if (rest.length > 2) return out([`unexpected argument ${JSON.stringify(rest[2])}`, 'usage: :mcp connect <url> [alias]'], 'error');
+        const { url, alias, options } = parseConnectArguments(rest);
+        if (options.authEnv && !host.env[options.authEnv]) return out([`--token-env: $${options.authEnv} is not set`], 'error');
         // A bad URL or an alias in use is said at once; only what will really be tried is announced.
         const servers = new Map(host.mcp.servers().map((server) => [server.alias, server]));
-        const request = resolveConnectRequest(url, alias, (candidate) => {
-          const known = servers.get(candidate);
-          return known && { state: known.state, url: known.target };
-        });
-        out([`mcp: connecting ${url} as ${request.alias}…`]);
-        const snapshot = await host.mcp.connectUrl(url, alias);
+        const request = resolveConnectRequest(
+          url,
+          alias,
+          (candidate) => {
+            const known = servers.get(candidate);
+            return known && { state: known.state, url: known.target };
+          },
+          options,
+        );
+        const how = [options.transport === 'sse' ? 'legacy SSE' : options.transport === 'http' ? 'streamable HTTP only' : '', options.authEnv ? `token from $${options.authEnv}` : ''].filter(Boolean);
+        out([`mcp: connecting ${url} as ${request.alias}${how.length > 0 ? ` (${how.join(', ')})` : ''}…`]);
+        // The announced alias and config are the ones connected (not resolved a second time).
+        const snapshot = await host.mcp.connect(request.alias, request.config);
         return reportConnect(snapshot, out);
       }
       case 'disconnect':
