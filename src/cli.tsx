@@ -2,6 +2,7 @@
 // the UI, the MCP client and the headless runner are imported when they are needed.
 import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
 import { ConfigError } from './services/config/errors';
+import type { ImportNotice } from './services/config/mcp-import';
 import { sanitize, sanitizeLabel } from './services/terminal/sanitize';
 import { VERSION } from './version';
 
@@ -34,10 +35,16 @@ async function run(args: CliArgs): Promise<number> {
   const config = await loadConfig({
     cli: { configPath: args.config, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv },
   });
+  let notices: ImportNotice[] = [];
   if (args.mcpConfig.length > 0) {
     const { importMcpConfigs } = await import('./services/config/mcp-import');
-    config.mcp.servers = await importMcpConfigs(args.mcpConfig, config.mcp.servers, { configLabel: config.sourcePath });
+    const imported = await importMcpConfigs(args.mcpConfig, config.mcp.servers, { configLabel: config.sourcePath });
+    config.mcp.servers = imported.servers;
+    notices = imported.notices;
   }
+  // Renamed or skipped imported servers: the full-screen UI shows these in its transcript.
+  const interactive = command === undefined && args.print === undefined && process.stdout.isTTY && process.stdin.isTTY;
+  if (!interactive) for (const notice of notices) process.stderr.write(`aish-tui: ${sanitizeLabel(notice.text)}\n`);
   if (command === 'mcp') {
     const { runMcpCommand } = await import('./cli/mcp-command');
     return runMcpCommand(config, args, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
@@ -57,7 +64,7 @@ async function run(args: CliArgs): Promise<number> {
     tuiArgs = { ...args, continueLast: false, resume };
   }
   const { runTui } = await import('./cli/tui');
-  return runTui(config, tuiArgs);
+  return runTui(config, tuiArgs, notices);
 }
 
 let args: CliArgs;

@@ -1,8 +1,9 @@
 import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
+import type { ImportNotice } from '../services/config/mcp-import';
 
 /** Starts the full-screen UI and resolves with the exit code when the user quits. */
-export async function runTui(config: AppConfig, args: CliArgs): Promise<number> {
+export async function runTui(config: AppConfig, args: CliArgs, notices: ReadonlyArray<ImportNotice> = []): Promise<number> {
   // Ink decides at import time whether it runs "in CI" (and then draws nothing until exit), and
   // its colour detection turns colours off when a CI variable exists at all; a person at a
   // terminal always gets the live, coloured UI, so the CI variables are hidden during the import.
@@ -35,6 +36,7 @@ export async function runTui(config: AppConfig, args: CliArgs): Promise<number> 
   const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
   const history = InputHistory.forStateDir(config.paths.stateDir).load();
   if (history.lastError) store.getState().addStatus('warn', history.lastError);
+  for (const notice of notices) store.getState().addStatus(notice.level, notice.text);
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
