@@ -69,6 +69,9 @@ const config: AishConfigInput = {
       'builtin__*': true, // every tool of one server
     },
     maxToolDepth: 8, // model -> tools -> model rounds per message
+    // A tool call times out after this long without an answer. Each progress notification the
+    // server sends starts the wait again, up to 10x this in all (20 minutes here); such a timeout
+    // says how long the call really ran. A server's own `timeoutMs` overrides this for its tools.
     toolTimeoutMs: 120_000,
     connectTimeoutMs: 30_000,
     maxToolCallsPerAnswer: 32,

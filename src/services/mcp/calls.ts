@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { lostAnswerReason } from './awaited-answers';
-import { describeError, formatDuration, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
+import { describeError, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
+import { CallClock } from './call-timeout';
 import { flattenResult } from './flatten';
 import type { ServerSession } from './session';
 import type { CallToolOptions, ToolCallOutcome } from './types';
@@ -11,9 +12,6 @@ import type { ArgumentValidator } from './validate';
 import { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR } from './texts';
 
 export { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR };
-
-/** Long operations report progress; the timeout counts silence, bounded overall by this factor. */
-const TOTAL_TIMEOUT_FACTOR = 10;
 
 export interface CallContext {
   validator: ArgumentValidator;
@@ -47,6 +45,7 @@ export async function callSessionTool(
   if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
 
   const timeoutMs = options.timeoutMs ?? session.toolTimeoutMs;
+  const clock = new CallClock(timeoutMs);
   try {
     const result = await connection.client.callTool(
       { name: tool, arguments: args },
@@ -54,17 +53,16 @@ export async function callSessionTool(
         signal: options.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: timeoutMs * TOTAL_TIMEOUT_FACTOR,
-        ...(options.onProgress
-          ? {
-              onprogress: (progress: { progress: number; total?: number; message?: string }) =>
-                options.onProgress?.({
-                  progress: progress.progress,
-                  ...(progress.total !== undefined ? { total: progress.total } : {}),
-                  ...(progress.message !== undefined ? { message: session.redact(progress.message) } : {}),
-                }),
-            }
-          : {}),
+        maxTotalTimeout: clock.maxTotalMs,
+        // Always asked for: progress is what extends the timeout, whether or not it is shown.
+        onprogress: (progress: { progress: number; total?: number; message?: string }) => {
+          clock.noteProgress();
+          options.onProgress?.({
+            progress: progress.progress,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message !== undefined ? { message: session.redact(progress.message) } : {}),
+          });
+        },
       },
     );
     const flat = flattenResult(result as never);
@@ -86,7 +84,7 @@ export async function callSessionTool(
       return callSessionTool(session, tool, args, options, context, true);
     }
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
-    if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}timed out after ${formatDuration(timeoutMs)}`);
+    if (isTimeout(error)) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(error)}`);
     // A server that cannot be reached now is shown as such, not as ready until the next connect.
     if (isNetworkFailure(error)) session.connectionLost(describeError(error, timeoutMs));
     if (session.stoppedBecause) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${session.stoppedBecause}`));
