@@ -11,6 +11,7 @@ import type { McpManagerService } from '../services/mcp/types';
 import { buildToolIndex } from '../services/tools/names';
 import type { ApprovalPolicy } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
+import { cutForScreen } from '../components/chat/common';
 
 export interface TurnContext {
   config: AppConfig;
@@ -40,8 +41,7 @@ export interface TurnContext {
  */
 export function forDisplay(event: ConversationEvent, maxChars: number): ConversationEvent {
   if (event.type !== 'tool-result' || event.content.length <= maxChars) return event;
-  const rest = event.content.length - maxChars;
-  return { ...event, content: `${event.content.slice(0, maxChars)}\n… ${rest} more characters not shown (limits.displayResultChars; the session log has all of it)` };
+  return { ...event, content: cutForScreen(event.content, maxChars) };
 }
 
 export async function runChatTurn(context: TurnContext, text: string, signal: AbortSignal): Promise<void> {

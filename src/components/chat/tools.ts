@@ -1,7 +1,7 @@
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import type { ChatItem } from '../../state/types';
 import type { ToolDecision } from '../../services/conversation/types';
-import { ERROR_GLYPH, formatElapsed, INDENT, LIMITS, OK_GLYPH, omittedLine, spinnerFrame, type ItemContext } from './common';
+import { ERROR_GLYPH, formatElapsed, INDENT, LIMITS, OK_GLYPH, omittedLine, screenCut, spinnerFrame, type ItemContext } from './common';
 import { clipHead, clipTail } from './preview';
 import type { ChatStyles, Style } from './style';
 import { serialize, spansWidth, truncateSpans, wrapSpans, type Span } from './text';
@@ -154,13 +154,17 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
   if (showsResult && item.result !== undefined) {
     if (ctx.expanded) lines.push(serialize(truncateSpans([{ text: '  result', style: styles.muted }], width)));
     const limit = ctx.expanded ? LIMITS.expandedLines : PREVIEW_ROWS;
-    const clipped = clipHead(item.result, limit, ctx.expanded ? LIMITS.expandedChars : PREVIEW_CHARS);
+    // A result cut for the screen counts the lines of the whole result, not of the kept part.
+    const screen = screenCut(item.result);
+    const shown = clipHead(screen?.kept ?? item.result, limit, ctx.expanded ? LIMITS.expandedChars : PREVIEW_CHARS);
+    const clipped = screen ? { ...shown, omittedLines: shown.omittedLines + screen.hiddenLines } : shown;
     if (clipped.text.trim().length === 0 && clipped.omittedLines === 0) {
       lines.push(serialize(truncateSpans([{ text: '  (no output)', style: styles.muted }], width)));
     } else {
       const { rows, cut } = gutterRows(sanitize(clipped.text), width, styles, limit, item.state === 'error' ? styles.error : undefined);
       lines.push(...rows);
-      if (clipped.omittedLines > 0) lines.push(...omittedLine(clipped, styles, 'more', width));
+      if (clipped.omittedLines > 0) lines.push(...omittedLine(clipped, styles, 'more', width, screen && ctx.expanded ? 'the session log has all of it' : undefined));
+      else if (screen) lines.push(...wrapSpans([{ text: screen.note, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
       else if (cut) lines.push(serialize(truncateSpans([{ text: '  … more', style: styles.muted }], width)));
     }
   }

@@ -170,6 +170,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           asked++;
           return { position: asked, count: Math.max(count, asked) };
         },
+        maxResultChars: config.context.maxToolResultChars,
         now: nowIso,
         newId: randomUUID,
       });

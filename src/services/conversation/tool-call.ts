@@ -40,6 +40,8 @@ export interface CallContext {
   /** Position among this answer's calls that need the user, and their count. */
   position: () => { position: number; count: number };
   toolTimeoutMs?: number;
+  /** context.maxToolResultChars: a longer result reaches the model cut, and the user is told. */
+  maxResultChars?: number;
   now: () => string;
   newId: () => string;
 }
@@ -96,6 +98,15 @@ function denialText(decision: ToolDecision): string {
     default:
       return '';
   }
+}
+
+/** What the user is told when a result reaches the model cut (context.ts cuts it and tells the model). */
+export function cutNotice(name: string, content: string, max: number): string | undefined {
+  if (content.length <= max) return undefined;
+  let lines = 1;
+  for (let at = content.indexOf('\n'); at !== -1 && at < content.length - 1; at = content.indexOf('\n', at + 1)) lines++;
+  const count = (value: number) => value.toLocaleString('en-US');
+  return `${name} returned ${count(content.length)} characters (${count(lines)} lines); the model gets the first ${count(max)}, ${count(content.length - max)} characters cut (context.maxToolResultChars)`;
 }
 
 /** Yields the call's events and returns its tool turn. */
@@ -177,6 +188,8 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   yield* progress;
   const outcome = await pending;
   for (const notice of outcome.notices ?? []) yield { type: 'status', level: 'warn', message: notice };
+  const cut = ctx.maxResultChars !== undefined ? cutNotice(call.name, outcome.content, ctx.maxResultChars) : undefined;
+  if (cut) yield { type: 'status', level: 'warn', message: cut };
   const cancelled = ctx.signal.aborted && (outcome.kind === 'cancelled' || outcome.kind === 'transport-error');
   const kind: ToolOutcomeKind = cancelled ? 'cancelled' : outcome.kind;
   const content = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;

@@ -2,8 +2,9 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import { lostAnswerReason } from './awaited-answers';
 import { describeError, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
 import { CallClock } from './call-timeout';
-import { flattenResult } from './flatten';
+import { flattenResult, toolTurnText } from './flatten';
 import type { ServerSession } from './session';
+import { taskSupportProblem } from './task-support';
 import type { CallToolOptions, ToolCallOutcome } from './types';
 import type { ArgumentValidator } from './validate';
 
@@ -41,6 +42,8 @@ export async function callSessionTool(
   if (info) {
     const problem = context.validator.problem(info.inputSchema, args);
     if (problem) return outcome('invalid-arguments', `${ARGUMENTS_INVALID}${problem}`);
+    const unsupported = taskSupportProblem(info);
+    if (unsupported) return outcome('rpc-error', `${DISPATCH_FAILED}${alias}__${tool} was not called: ${unsupported}`);
   }
   if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
 
@@ -75,7 +78,7 @@ export async function callSessionTool(
     }
     const isError = result.isError === true;
     // A server echoing its own token (an Authorization header in a debug dump) must not show it.
-    const text = flat.text.length > 0 ? session.redact(flat.text) : isError ? '[aish] the tool reported an error without any text' : '(no output)';
+    const text = toolTurnText(session.redact(flat.text), isError);
     return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
   } catch (error) {
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);

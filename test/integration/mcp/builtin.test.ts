@@ -26,7 +26,7 @@ describe('the built-in server', () => {
   it('reports a bad expression as a tool error the model can read', async () => {
     expect(await test.manager.callTool('builtin', 'calculator', { expression: 'import os' })).toEqual({
       kind: 'tool-error',
-      content: 'Error: unknown name "import" at position 1',
+      content: '[aish] the tool reported an error: Error: unknown name "import" at position 1',
       isError: true,
     });
   });
@@ -45,7 +45,7 @@ describe('the built-in server', () => {
     const roll = await test.manager.callTool('builtin', 'roll_dice', { notation: '4d6kh3+1' });
     expect(roll.content).toMatch(/^Rolled 4d6kh3\+1: \[\d, \d, \d, \d\] -> kept \[\d, \d, \d\] \+ 1 = \d+$/);
     const tooMany = await test.manager.callTool('builtin', 'roll_dice', { notation: '1000d6' });
-    expect(tooMany).toMatchObject({ kind: 'tool-error', content: 'Error: too many dice: 1000 (at most 100)' });
+    expect(tooMany).toMatchObject({ kind: 'tool-error', content: '[aish] the tool reported an error: Error: too many dice: 1000 (at most 100)' });
     const missing = await test.manager.callTool('builtin', 'roll_dice', {});
     expect(missing.content).toMatch(/^\[aish\] tool arguments invalid: .*notation/);
   });

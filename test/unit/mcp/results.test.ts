@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeError, redact } from '../../../src/services/mcp/errors';
-import { base64Size, flattenResult } from '../../../src/services/mcp/flatten';
+import { base64Size, flattenResult, toolTurnText } from '../../../src/services/mcp/flatten';
 import { StderrTail } from '../../../src/services/mcp/stderr';
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 
@@ -35,6 +35,64 @@ describe('flattenResult (seed §4)', () => {
   it('uses structuredContent when there is no text', () => {
     expect(flattenResult({ content: [], structuredContent: { temperature: 21 } }).text).toBe('{"temperature":21}');
     expect(flattenResult({ content: [{ type: 'text', text: 'warm' }], structuredContent: { t: 1 } }).text).toBe('warm');
+  });
+
+  it('uses structuredContent without the base64 a server copied into it (server-filesystem images)', () => {
+    const data = Buffer.alloc(75 * 1024, 7).toString('base64');
+    const flat = flattenResult({
+      content: [{ type: 'image', mimeType: 'image/png', data }],
+      structuredContent: { content: [{ type: 'image', mimeType: 'image/png', data }] },
+    });
+    expect(flat.text).not.toContain(data.slice(0, 64));
+    expect(flat.text).toBe('{"content":[{"type":"image","mimeType":"image/png","data":"[image/png, 75 KB]"}]}\n[image/png, 75 KB]');
+    expect(flat.binary).toEqual(['image/png', 'image/png']);
+  });
+
+  it('replaces every base64 payload in structuredContent: long runs, data: URLs, nested blocks', () => {
+    const data = Buffer.alloc(4096, 1).toString('base64');
+    const flat = flattenResult({
+      content: [],
+      structuredContent: { name: 'pic.png', raw: data, preview: `see data:image/png;base64,${data} here`, nested: [{ clip: { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' } }], hash: 'a'.repeat(128) },
+    });
+    expect(JSON.parse(flat.text)).toEqual({
+      name: 'pic.png',
+      raw: '[application/octet-stream, 4 KB]',
+      preview: 'see [image/png, 4 KB] here',
+      nested: [{ clip: { type: 'audio', data: '[audio/wav, 3 B]', mimeType: 'audio/wav' } }],
+      hash: 'a'.repeat(128),
+    });
+    expect(flat.binary).toEqual(['application/octet-stream', 'image/png', 'audio/wav']);
+  });
+
+  it('shows a text/* resource sent as a blob as its text; a binary blob stays a placeholder', () => {
+    const blob = Buffer.from('hello from a blob\ngrüße\n').toString('base64');
+    const flat = flattenResult({
+      content: [
+        { type: 'resource', resource: { uri: 'file:///readme.txt', mimeType: 'text/plain; charset=utf-8', blob } },
+        { type: 'resource', resource: { uri: 'file:///data.json', mimeType: 'application/json', blob: Buffer.from('{"a":1}').toString('base64') } },
+        { type: 'resource', resource: { uri: 'file:///bad.txt', mimeType: 'text/plain', blob: Buffer.from([0xff, 0xfe, 0x00, 0xc3]).toString('base64') } },
+      ],
+    });
+    expect(flat.text).toBe('[resource file:///readme.txt]\nhello from a blob\ngrüße\n\n[resource file:///data.json]\n{"a":1}\n[resource file:///bad.txt: text/plain, 4 B]');
+    expect(flat.binary).toEqual(['text/plain']);
+  });
+
+  it('a decoded text resource counts as text: structuredContent is not added', () => {
+    const blob = Buffer.from('plain words').toString('base64');
+    expect(flattenResult({ content: [{ type: 'resource', resource: { uri: 'a:b', mimeType: 'text/markdown', blob } }], structuredContent: { blob } }).text).toBe('[resource a:b]\nplain words');
+  });
+
+  it('takes data: URL payloads out of text blocks and of an old server\'s toolResult', () => {
+    const data = Buffer.alloc(300, 2).toString('base64');
+    expect(flattenResult({ content: [{ type: 'text', text: `<img src="data:image/gif;base64,${data}">` }] }).text).toBe('<img src="[image/gif, 300 B]">');
+    expect(flattenResult({ content: undefined as never, toolResult: { image: data } }).text).toBe('{"image":"[application/octet-stream, 300 B]"}');
+  });
+
+  it('marks a result the server flagged isError for the model', () => {
+    expect(toolTurnText('Permission denied', true)).toBe('[aish] the tool reported an error: Permission denied');
+    expect(toolTurnText('', true)).toBe('[aish] the tool reported an error without any text');
+    expect(toolTurnText('fine', false)).toBe('fine');
+    expect(toolTurnText('', false)).toBe('(no output)');
   });
 
   it('computes decoded sizes', () => {
