@@ -21,9 +21,34 @@ export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, co
     lines.push([], [{ text: 'annotations (hints from the server; they never grant approval)', tone: 'muted' }]);
     for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.annotations, null, 2)))) lines.push(...wrapLine(line, columns));
   }
+  // Mirrors services/mcp/task-support.ts (components cannot import services): such a tool is listed, not offered.
+  if (tool.execution?.taskSupport === 'required') {
+    lines.push([], ...wrapWords('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet', columns, 'warn'));
+  }
+  if (tool.execution && Object.keys(tool.execution).length > 0) {
+    lines.push([], [{ text: 'execution', tone: 'muted' }]);
+    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.execution, null, 2)))) lines.push(...wrapLine(line, columns));
+  }
+  if (tool.icons && tool.icons.length > 0) {
+    lines.push([], [{ text: 'icons', tone: 'muted' }]);
+    for (const icon of tool.icons) lines.push(...wrapLine([{ text: sanitizeLabel(iconLabel(icon)) }], columns));
+  }
   lines.push([], [{ text: 'input schema', tone: 'muted' }]);
   for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.inputSchema ?? {}, null, 2)))) lines.push(...wrapLine(line, columns));
+  if (tool.outputSchema) {
+    lines.push([], [{ text: 'output schema', tone: 'muted' }]);
+    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.outputSchema, null, 2)))) lines.push(...wrapLine(line, columns));
+  }
   return lines;
+}
+
+/** Media type, sizes and source of an icon; a `data:` URL shows its length, never its payload. */
+function iconLabel(icon: Record<string, unknown>): string {
+  const src = typeof icon.src === 'string' ? icon.src : '(no src)';
+  const comma = src.indexOf(',');
+  const shown = src.startsWith('data:') && comma > 0 ? `${src.slice(0, comma + 1)}… (${src.length - comma - 1} characters)` : src.length > 300 ? `${src.slice(0, 299)}…` : src;
+  const parts = [typeof icon.mimeType === 'string' ? icon.mimeType : '', Array.isArray(icon.sizes) ? icon.sizes.join(' ') : '', typeof icon.theme === 'string' ? `${icon.theme} theme` : ''];
+  return [...parts.filter((part) => part.length > 0), shown].join('  ');
 }
 
 /** A server's state, where it runs, why it failed and what it last wrote to stderr, escaped and wrapped. */

@@ -2,6 +2,8 @@ import stringWidth from 'string-width';
 import { sanitizeLabel } from '../terminal/sanitize';
 import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
 import { formatDuration } from './duration';
+import { base64Size, formatSize } from './flatten';
+import { taskSupportProblem } from './task-support';
 import type { McpToolInfo, ServerSnapshot } from './types';
 
 // Plain-text and JSON views of servers and tools for the `:mcp list|tools|tool` commands and the
@@ -59,7 +61,7 @@ export function describeTools(servers: readonly ServerSnapshot[], limits: Schema
   const rows: Array<[string, string]> = [];
   for (const server of ready) {
     for (const tool of server.tools) {
-      const problem = schemaProblem(tool.inputSchema, limits);
+      const problem = schemaProblem(tool.inputSchema, limits) ?? taskSupportProblem(tool);
       const description = problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title);
       rows.push([sanitizeLabel(displayName(server.alias, tool.name)), sanitizeLabel(description)]);
     }
@@ -89,8 +91,22 @@ export function describeTool(servers: readonly ServerSnapshot[], name: string): 
   if (info.title) lines.push(`title: ${info.title}`);
   if (info.description) lines.push(...info.description.split(/\r?\n/));
   if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);
+  if (info.execution && Object.keys(info.execution).length > 0) lines.push(`execution: ${JSON.stringify(info.execution)}`);
+  const withheld = taskSupportProblem(info);
+  if (withheld) lines.push(`not offered to the model: ${withheld}`);
+  for (const icon of info.icons ?? []) lines.push(`icon: ${iconLine(icon)}`);
   lines.push('input schema:', ...JSON.stringify(info.inputSchema, null, 2).split('\n'));
+  if (info.outputSchema) lines.push('output schema:', ...JSON.stringify(info.outputSchema, null, 2).split('\n'));
   return lines;
+}
+
+/** `image/png 48x48 https://…`; the payload of a `data:` URL is never printed, only its size. */
+function iconLine(icon: Record<string, unknown>): string {
+  const src = typeof icon.src === 'string' ? icon.src : '(no src)';
+  const data = /^data:([^,]*?);base64,(.*)$/s.exec(src);
+  const shown = data ? `data:${data[1]};base64,… (${formatSize(base64Size(data[2]!))})` : src.length > 300 ? `${src.slice(0, 299)}…` : src;
+  const parts = [typeof icon.mimeType === 'string' ? icon.mimeType : undefined, Array.isArray(icon.sizes) ? icon.sizes.join(' ') : undefined, typeof icon.theme === 'string' ? `${icon.theme} theme` : undefined];
+  return [...parts.filter((part) => part !== undefined && part.length > 0), shown].join('  ');
 }
 
 export function toolNotFound(servers: readonly ServerSnapshot[], name: string): string {
@@ -132,5 +148,8 @@ export function toolJson(alias: string, info: McpToolInfo, wireName?: string) {
     description: info.description ?? null,
     inputSchema: info.inputSchema,
     annotations: info.annotations ?? null,
+    outputSchema: info.outputSchema ?? null,
+    execution: info.execution ?? null,
+    icons: info.icons ?? null,
   };
 }

@@ -2,12 +2,19 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { schemaProblem } from '../tools/names';
 import { redact } from './errors';
 import type { McpLimits } from './options';
+import { taskSupportProblem } from './task-support';
 import type { McpToolInfo } from './types';
 
 // What a server's tool list becomes in its snapshot: bounded, one definition per name, the
 // server's own secrets taken out, and a warning for every tool too large to offer the model.
 
 const MAX_TOOLS = 1_000;
+/** Icons are for display; a server listing hundreds of sizes does not need them all kept. */
+const MAX_ICONS = 8;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export function toolInfo(tool: Tool): McpToolInfo {
   return {
@@ -16,6 +23,9 @@ export function toolInfo(tool: Tool): McpToolInfo {
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
     ...(tool.annotations !== undefined ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+    ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+    ...(isObject(tool.execution) ? { execution: tool.execution as Record<string, unknown> } : {}),
+    ...(Array.isArray(tool.icons) ? { icons: tool.icons.filter(isObject).slice(0, MAX_ICONS) as Array<Record<string, unknown>> } : {}),
   };
 }
 
@@ -52,7 +62,7 @@ export function acceptTools(tools: Tool[], context: ToolListContext): McpToolInf
     infos.push(redactTool(toolInfo(tool), context.secrets));
   }
   for (const info of infos) {
-    const problem = schemaProblem(info.inputSchema, context.limits);
+    const problem = schemaProblem(info.inputSchema, context.limits) ?? taskSupportProblem(info);
     if (problem) warn(`mcp ${alias}: ${alias}__${info.name} withheld from the model: ${problem}`);
   }
   return infos;

@@ -10,6 +10,12 @@ export interface McpToolInfo {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** JSON Schema of the tool's structuredContent. */
+  outputSchema?: Record<string, unknown>;
+  /** How the tool runs, e.g. `{ taskSupport: "required" }` (see task-support.ts). */
+  execution?: Record<string, unknown>;
+  /** Icons as the server lists them (`src` is a URL, possibly a `data:` URL). */
+  icons?: Array<Record<string, unknown>>;
 }
 
 /** Everything the store and the sidebar know about one server. Immutable: a change makes a new snapshot. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../broker/types';
+import { taskSupportProblem } from '../mcp/task-support';
 import type { McpToolInfo, ServerSnapshot } from '../mcp/types';
 
 // Tools reach the model as `<alias>__<tool>` (seed §2). The wire name must satisfy the strictest
@@ -127,7 +128,7 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
     if (server.state !== 'ready') continue;
     for (const info of server.tools) {
       const full = displayName(server.alias, info.name);
-      const problem = schemaProblem(info.inputSchema, limits);
+      const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
       if (problem) {
         problems.push(`${full} withheld from the model: ${problem}`);
         continue;

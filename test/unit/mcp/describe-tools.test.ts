@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { describeTools } from '../../../src/services/mcp/describe';
+import { describeTool, describeTools, toolJson } from '../../../src/services/mcp/describe';
 import type { McpToolInfo, ServerSnapshot } from '../../../src/services/mcp/types';
 
 // `:mcp tools`: one row per tool, the descriptions in one column the transcript can wrap under.
@@ -65,7 +65,46 @@ describe('describeTools', () => {
     expect(lines).toContain('not ready: b (connecting)');
   });
 
+  it('lists a tool that runs only as a task, saying why it is not offered to the model', () => {
+    const task: McpToolInfo = { ...tool('research', 'Researches'), execution: { taskSupport: 'required' } };
+    const lines = describeTools([server('a', [task, { ...tool('maybe', 'Optional task'), execution: { taskSupport: 'optional' } }])]);
+    expect(lines[0]).toBe('a__research  (withheld: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet)');
+    expect(lines[1]).toBe('a__maybe     Optional task');
+  });
+
   it('no ready server: says so', () => {
     expect(describeTools([])).toEqual(['no tools']);
+  });
+});
+
+describe('describeTool and toolJson (:mcp tool, mcp tools --json)', () => {
+  const icon = Buffer.alloc(2048, 9).toString('base64');
+  const research: McpToolInfo = {
+    name: 'research',
+    title: 'Research',
+    description: 'Runs only as a task',
+    inputSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+    outputSchema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },
+    execution: { taskSupport: 'required' },
+    icons: [
+      { src: 'https://example.com/r.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
+      { src: `data:image/png;base64,${icon}`, mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' },
+    ],
+  };
+
+  it('shows the output schema, execution, icons and why the tool is withheld, never an icon\'s base64', () => {
+    const lines = describeTool([server('a', [research])], 'a__research');
+    const text = lines.join('\n');
+    expect(lines).toContain('execution: {"taskSupport":"required"}');
+    expect(lines).toContain('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet');
+    expect(lines).toContain('icon: image/svg+xml  any  https://example.com/r.svg');
+    expect(lines).toContain('icon: image/png  48x48  dark theme  data:image/png;base64,… (2 KB)');
+    expect(text).toContain('output schema:\n{\n  "type": "object",\n  "properties": {\n    "summary"');
+    expect(text).not.toContain(icon.slice(0, 40));
+  });
+
+  it('has outputSchema, execution and icons in the JSON entry', () => {
+    expect(toolJson('a', research)).toMatchObject({ outputSchema: research.outputSchema, execution: { taskSupport: 'required' }, icons: research.icons });
+    expect(toolJson('a', tool('plain'))).toMatchObject({ outputSchema: null, execution: null, icons: null });
   });
 });
