@@ -1,7 +1,7 @@
 import { SSEClientTransport, type FetchLike, type JSONRPCMessage, type SSEClientTransportOptions, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { AwaitedAnswers } from './awaited-answers';
 import { reportBodyEnd } from './body-end';
-import { describeError } from './errors';
+import { describeError, httpStatusOf } from './errors';
 
 // The legacy HTTP+SSE transport carries every answer on one event stream, bound on the server to
 // one session. When that stream ends, the answers still owed are gone with it: the server sends
@@ -19,6 +19,8 @@ export class WatchedSseTransport extends SSEClientTransport {
   onUnreachable?: (reason: string) => void;
   readonly awaiting: AwaitedAnswers;
   private started = false;
+  /** Why the first request for the stream got no answer at all (a refused connection). */
+  private openFailure: unknown;
   private closing = false;
   private streamDown = false;
   private reopenTimer: NodeJS.Timeout | undefined;
@@ -40,6 +42,7 @@ export class WatchedSseTransport extends SSEClientTransport {
           response = await base(input, init);
         } catch (error) {
           if (reopening && !init?.signal?.aborted) self.reportUnreachable(describeError(error));
+          if (!reopening) self.openFailure = error;
           throw error;
         }
         if (response.status !== 200) {
@@ -55,7 +58,13 @@ export class WatchedSseTransport extends SSEClientTransport {
   }
 
   override async start(): Promise<void> {
-    await super.start();
+    try {
+      await super.start();
+    } catch (error) {
+      // The event source words a refused connection as "SSE error: TypeError: fetch failed: ...";
+      // the fetch's own error reads like every other transport's ("cannot reach the server").
+      throw httpStatusOf(error) === undefined && this.openFailure ? this.openFailure : error;
+    }
     this.started = true;
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEGACY_TOOLS, startLegacySseServer, type LegacySseServer } from '../../helpers/legacy-sse-server';
-import { testManager, type TestManager } from '../../helpers/mcp';
+import { freePort, testManager, type TestManager } from '../../helpers/mcp';
 
 // The spec's backwards compatibility: a client that POSTs its initialize to a legacy HTTP+SSE
 // server gets a 4xx (Playwright MCP: 400 at /sse) and then opens the event stream with a GET.
@@ -73,5 +73,12 @@ describe('streamable HTTP falls back to legacy SSE', () => {
     const snapshot = await test.manager.connect('gone', { url: server.sseUrl.replace('/sse', '/nothing') });
     expect(snapshot.state).toBe('error');
     expect(snapshot.error).toMatch(/^HTTP 404: Not found \(streamable HTTP\); the legacy SSE transport failed too: .*404/);
+  });
+
+  it('with transport "sse" forced, a refused connection reads like any other transport\'s', async () => {
+    test = testManager();
+    const snapshot = await test.manager.connect('dead', { url: `http://127.0.0.1:${await freePort()}/sse`, transport: 'sse' });
+    expect(snapshot.state).toBe('error');
+    expect(snapshot.error).toBe('cannot reach the server (ECONNREFUSED)');
   });
 });
