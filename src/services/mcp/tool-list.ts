@@ -2,7 +2,6 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { schemaProblem } from '../tools/names';
 import { redact } from './errors';
 import type { McpLimits } from './options';
-import { taskSupportProblem } from './task-support';
 import type { McpToolInfo } from './types';
 
 // What a server's tool list becomes in its snapshot: bounded, one definition per name, the
@@ -62,7 +61,8 @@ export function acceptTools(tools: Tool[], context: ToolListContext): McpToolInf
     infos.push(redactTool(toolInfo(tool), context.secrets));
   }
   for (const info of infos) {
-    const problem = schemaProblem(info.inputSchema, context.limits) ?? taskSupportProblem(info);
+    // A tool that runs only as a task is said once, when the model's tool list is built (names.ts).
+    const problem = schemaProblem(info.inputSchema, context.limits);
     if (problem) warn(`mcp ${alias}: ${alias}__${info.name} withheld from the model: ${problem}`);
   }
   return infos;
