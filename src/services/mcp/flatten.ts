@@ -40,8 +40,10 @@ const LONG_BASE64 = 256;
 /** `data:image/png;base64,....` anywhere in a string; shorter payloads are left alone. */
 const DATA_URL = /data:([\w.+-]+\/[\w.+-]+)?((?:;[\w.+-]+=[\w.+-]+)*);base64,([A-Za-z0-9+/_\s-]{64,}={0,2})/g;
 
+/** Padded base64 (a length in whole quads): a short word such as "hello" next to a mimeType stays text. */
 function isBase64(value: string): boolean {
-  return value.length > 0 && BASE64.test(value.replace(/\s+/g, ''));
+  const clean = value.replace(/\s+/g, '');
+  return clean.length > 0 && clean.length % 4 === 0 && BASE64.test(clean);
 }
 
 /** Media types whose bytes are text (a `text/*` resource sent as a blob is shown as text). */
@@ -82,7 +84,8 @@ const MAX_DEPTH = 64;
  */
 function withoutPayloads(value: unknown, binary: string[], depth = 0): unknown {
   if (typeof value === 'string') {
-    if (value.length >= LONG_BASE64 && isBase64(value)) return placeholder('application/octet-stream', value, binary);
+    // Unpadded runs count too: past this length nothing else looks like this.
+    if (value.length >= LONG_BASE64 && BASE64.test(value.replace(/\s+/g, ''))) return placeholder('application/octet-stream', value, binary);
     return withoutDataUrls(value, binary);
   }
   if (value === null || typeof value !== 'object') return value;

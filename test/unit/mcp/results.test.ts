@@ -64,6 +64,10 @@ describe('flattenResult (seed §4)', () => {
     expect(flat.binary).toEqual(['application/octet-stream', 'image/png', 'audio/wav']);
   });
 
+  it('leaves a short text next to a mimeType alone when it is not padded base64', () => {
+    expect(flattenResult({ content: [], structuredContent: { note: { mimeType: 'text/plain', data: 'hello' } } }).text).toBe('{"note":{"mimeType":"text/plain","data":"hello"}}');
+  });
+
   it('shows a text/* resource sent as a blob as its text; a binary blob stays a placeholder', () => {
     const blob = Buffer.from('hello from a blob\ngrüße\n').toString('base64');
     const flat = flattenResult({
