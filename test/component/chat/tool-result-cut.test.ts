@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { forDisplay } from '../../../src/app/turns';
 import { cutForScreen, screenCut } from '../../../src/components/chat/common';
 import { layoutItem } from '../../../src/components/chat/items';
 import { chatStyles } from '../../../src/components/chat/style';
@@ -20,6 +21,13 @@ describe('a tool result cut for the screen', () => {
     expect(rows.slice(1, 6)).toEqual(['  │ line 000001 of the long result, padded to be realistic', '  │ line 000002 of the long result, padded to be realistic', '  │ line 000003 of the long result, padded to be realistic', '  │ line 000004 of the long result, padded to be realistic', '  │ line 000005 of the long result, padded to be realistic']);
     expect(rows[6]).toBe('  … 59995 more lines');
     expect(rows).toHaveLength(7);
+  });
+
+  it('what the TUI keeps of a tool-result event (app/turns.ts) folds to the same count', () => {
+    const event = forDisplay({ type: 'tool-result', id: 'c', name: 'a__b', content: long, isError: false, outcome: 'ok' }, 20_000);
+    const result = event.type === 'tool-result' ? event.content : '';
+    expect(result.length).toBeLessThan(20_200);
+    expect(lines(tool({ result }), false).at(-1)).toBe('  … 59995 more lines');
   });
 
   it('the expanded view shows the kept part and the count of the lines left out, not the note as result text', () => {
