@@ -7,6 +7,7 @@ import type { StderrTail } from './stderr';
 import { limitMessageSize, sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
 import type { TransportKind } from './types';
 import { watchConnection } from './connection-watch';
+import { endHttpSession } from './session-end';
 import type { Liveness } from './liveness';
 import { processEndLine } from './connect-failure';
 
@@ -19,7 +20,8 @@ export interface Connection {
   client: Client;
   transport: Transport;
   kind: TransportKind;
-  close(): Promise<void>;
+  /** `endSession: false` when the server is gone or hangs: no DELETE that would only wait. */
+  close(options?: { endSession?: boolean }): Promise<void>;
   /** How a stdio server's process ended (`exited with code 3 (stderr: Error: ...)`), once it has. */
   processEnd?: () => string;
   /** Pings a remote server while idle; started once the session is ready. */
@@ -78,8 +80,9 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
     const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
-    const close = async () => {
+    const close = async ({ endSession = true } = {}) => {
       liveness.stop();
+      if (endSession) await endHttpSession(transport);
       await client.close();
     };
     try {

@@ -200,7 +200,7 @@ export class ServerSession {
     const connection = this.connection;
     if (generation !== this.generation || this.closed || this.snapshot.state !== 'ready' || !connection) return;
     this.transportProblem ??= `the connection to the server was lost: ${reason}`;
-    void connection.close().catch(() => {});
+    void connection.close({ endSession: false }).catch(() => {});
   }
 
   /** How the stdio server of the attempt being opened fared, if it is one. */

@@ -61,7 +61,27 @@ export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
     this.awaiting = new AwaitedAnswers(this);
   }
 
+  /** Notifications on their way (a cancellation sent just before closing must still arrive). */
+  private readonly notifying = new Set<Promise<void>>();
+
+  /** Waits, at most `ms`, for the notifications already sent to reach the server. */
+  async flushNotifications(ms: number): Promise<void> {
+    if (this.notifying.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    await Promise.race([Promise.allSettled([...this.notifying]), limit]);
+    clearTimeout(timer);
+  }
+
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (!Array.isArray(message) && !('id' in message)) {
+      const sent = super.send(message, options);
+      this.notifying.add(sent);
+      void sent.catch(() => {}).finally(() => this.notifying.delete(sent));
+      return sent;
+    }
     if (Array.isArray(message) || options?.onRequestStreamEnd) return super.send(message, options);
     const id = this.awaiting.noteOutgoing(message, options?.requestSignal);
     if (id === undefined) return super.send(message, options);
