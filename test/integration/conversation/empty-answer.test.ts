@@ -18,6 +18,7 @@ const cases: Array<[string, ScriptedResponse]> = [
   ['an empty body', emptyBody],
   ['only a finish chunk', onlyFinish],
   ['only chunks that are not JSON', onlyNonJson],
+  ['only whitespace', textReply('\n\n  ')],
 ];
 
 function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
@@ -76,6 +77,7 @@ describe('an empty answer', () => {
     expect(state.items.some((item) => item.kind === 'status' && item.text.includes('no answer: your message is back in the input'))).toBe(true);
     expect(state.draft).toBe('e1');
     expect(state.messages).toEqual([]);
+    expect(state.items.filter((item) => item.kind === 'user' || (item.kind === 'assistant' && item.text.trim().length > 0))).toEqual([]);
 
     const begin = broker.requests.length;
     broker.enqueue(textReply('answer to e2'));
