@@ -54,8 +54,8 @@ function graphemes(text: string): Array<{ text: string; width: number }> {
   return Array.from(segmenter.segment(text), ({ segment }) => ({ text: segment, width: graphemeWidth(segment) }));
 }
 
-/** Wide (East Asian) text has no spaces between words: a line may break between any two graphemes. */
-const BREAK_ANYWHERE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u;
+/** Wide (East Asian) text has no spaces between words: a line may break between any two graphemes (the input editor wraps by it too). */
+export const BREAK_ANYWHERE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u;
 
 export function spansWidth(spans: readonly Span[]): number {
   let width = 0;
@@ -234,6 +234,11 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
       if (rowWidth > 0 && rowWidth + pendingSpaceWidth < available) {
         row.push(...pendingSpace);
         rowWidth += pendingSpaceWidth;
+      } else if (rowWidth > 0) {
+        // The spaces would fill the row: the word starts the next one, never glued to the one before.
+        endRow();
+        if (full()) break;
+        startRow(true);
       }
       pendingSpace = [];
       pendingSpaceWidth = 0;

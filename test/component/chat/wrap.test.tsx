@@ -40,6 +40,12 @@ describe('wrapping', () => {
     expect(wrapSpans([{ text: 'the quick brown fox jumps' }], 10).map(stripSgr)).toEqual(['the quick', 'brown fox', 'jumps']);
   });
 
+  it('a long word after a space that fills the row starts the next row, never glued to the word before', () => {
+    // "hello " fills 6 cells: the URL used to go on right after "hello" ("helloh" / "ttps:/").
+    expect(wrapSpans([{ text: 'hello https://example.com/a' }], 6).map(stripSgr)).toEqual(['hello', 'https:', '//exam', 'ple.co', 'm/a']);
+    expect(wrapSpans([{ text: 'aaa aaa' }], 2).map(stripSgr)).toEqual(['aa', 'a', 'aa', 'a']);
+  });
+
   it('keeps indentation at the start of a line', () => {
     expect(wrapSpans([{ text: '    indented\nnot' }], 20).map(stripSgr)).toEqual(['    indented', 'not']);
   });
