@@ -18,7 +18,10 @@ export interface InputBarProps {
 }
 
 const PROMPT_WIDTH = 2;
-/** Columns for text: the border and padding (4) and the prompt. */
+/**
+ * Columns text wraps at: the width less the border and padding (4) and the prompt. The padding
+ * on the right is the spare cell where a cursor at the end of a full row is drawn (editorLayout).
+ */
 export const inputTextColumns = (width: number) => Math.max(4, width - 4 - PROMPT_WIDTH);
 
 type InputMode = 'chat' | 'command' | 'shell';
@@ -63,15 +66,17 @@ export const InputBar = memo(function InputBar({ editor, focused, width, maxRows
   const rows = focused ? laidOut.rows : laidOut.rows.map((row) => row.map((seg) => (seg.tone === 'cursor' ? { ...seg, tone: undefined } : seg)));
   const { shown, first } = visibleRows(rows, laidOut.cursorRow, Math.max(1, maxRows));
   return (
-    <Box width={width} flexDirection="column" borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingX={1}>
+    <Box width={width} flexDirection="column" borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingLeft={1}>
       {empty ? (
-        <Text wrap="truncate-end">
-          <Text color={promptColor}>{prompt}</Text>
-          <Text inverse={focused}> </Text>
-          <Text color={theme.muted} dimColor={!theme.color}>
-            {placeholder ?? 'Ask anything · :help lists commands and keys'}
+        <Box paddingRight={1}>
+          <Text wrap="truncate-end">
+            <Text color={promptColor}>{prompt}</Text>
+            <Text inverse={focused}> </Text>
+            <Text color={theme.muted} dimColor={!theme.color}>
+              {placeholder ?? 'Ask anything · :help lists commands and keys'}
+            </Text>
           </Text>
-        </Text>
+        </Box>
       ) : (
         shown.map((row, index) => (
           <Box key={first + index} flexDirection="row">

@@ -1,6 +1,6 @@
-import { sanitizeLabel } from '../services/terminal/sanitize';
 import type { EditorState } from '../state/types';
-import { truncate, width as textWidth, type Line, type Tone } from './text';
+import { chipLabel, cursorPosition, editorTokens, layoutEditor } from './editorLayout';
+import { lineWidth, width as textWidth, type Line, type Tone } from './text';
 
 /**
  * How an editor's text looks on screen: every character passes the sanitizer (a pasted escape
@@ -8,39 +8,7 @@ import { truncate, width as textWidth, type Line, type Tone } from './text';
  * an inverse cell.
  */
 
-interface Token {
-  text: string;
-  tone?: Tone;
-  /** UTF-16 index of the character in the editor text. */
-  index: number;
-  newline?: boolean;
-}
-
-function lines(text: string): number {
-  let count = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) count++;
-  return text.endsWith('\n') ? count - 1 : count;
-}
-
-export function chipLabel(pasted: string): string {
-  const count = lines(pasted);
-  return count > 1 ? `[pasted ${count} lines]` : `[pasted ${pasted.length} chars]`;
-}
-
-function tokens(state: Pick<EditorState, 'text' | 'pastes'>): Token[] {
-  const out: Token[] = [];
-  let index = 0;
-  for (const char of state.text) {
-    if (char === '\n') out.push({ text: '', index, newline: true });
-    else if (Object.prototype.hasOwnProperty.call(state.pastes, char)) out.push({ text: chipLabel(state.pastes[char]!), tone: 'chip', index });
-    else {
-      const shown = sanitizeLabel(char);
-      out.push({ text: shown, tone: shown === char ? undefined : 'marker', index });
-    }
-    index += char.length;
-  }
-  return out;
-}
+export { chipLabel };
 
 function push(line: Line, text: string, tone: Tone | undefined) {
   const last = line[line.length - 1];
@@ -55,41 +23,30 @@ export interface EditorRows {
 }
 
 /**
- * Lays the text out in rows of at most `columns` cells, breaking anywhere, with the cursor drawn.
- * `focused` false draws no cursor.
+ * Lays the text out in rows of `columns` cells, wrapped at word boundaries like the transcript
+ * (see editorLayout), with the cursor drawn as an inverse cell. A row is one cell wider than
+ * `columns` when the cursor is in the spare cell at its end. `focused` false draws no cursor.
  */
 export function editorRows(state: Pick<EditorState, 'text' | 'pastes' | 'cursor'>, columns: number, focused = true): EditorRows {
-  const limit = Math.max(2, columns);
-  const rows: Line[] = [[]];
-  let used = 0;
-  let cursorRow = 0;
-  const place = (text: string, tone: Tone | undefined, isCursor: boolean) => {
-    let shown = text;
-    let cells = textWidth(shown);
-    if (cells > limit) {
-      shown = truncate(shown, limit);
-      cells = textWidth(shown);
+  const layout = layoutEditor(state, columns);
+  const cursor = cursorPosition(layout, state.cursor);
+  const rows: Line[] = layout.rows.map((placed, rowIndex) => {
+    const line: Line = [];
+    let cursorDrawn = false;
+    for (const { token, hanging } of placed) {
+      if (hanging || token.kind === 'newline') continue;
+      const isCursor = focused && rowIndex === cursor.row && token.index === state.cursor;
+      cursorDrawn ||= isCursor;
+      push(line, token.text, isCursor ? 'cursor' : token.tone);
     }
-    if (used + cells > limit) {
-      rows.push([]);
-      used = 0;
+    // At the end of a line or text, or on a space hanging past the row's end: a blank cursor cell.
+    if (focused && rowIndex === cursor.row && !cursorDrawn) {
+      push(line, ' '.repeat(Math.max(0, Math.min(cursor.col, layout.columns) - lineWidth(line))), undefined);
+      push(line, ' ', 'cursor');
     }
-    if (isCursor) cursorRow = rows.length - 1;
-    push(rows[rows.length - 1]!, shown, isCursor ? 'cursor' : tone);
-    used += cells;
-  };
-  for (const token of tokens(state)) {
-    const isCursor = focused && token.index === state.cursor;
-    if (token.newline) {
-      if (isCursor) place(' ', undefined, true);
-      rows.push([]);
-      used = 0;
-      continue;
-    }
-    place(token.text, token.tone, isCursor);
-  }
-  if (focused && state.cursor >= state.text.length) place(' ', undefined, true);
-  return { rows, cursorRow };
+    return line;
+  });
+  return { rows, cursorRow: cursor.row };
 }
 
 /**
@@ -97,8 +54,8 @@ export function editorRows(state: Pick<EditorState, 'text' | 'pastes' | 'cursor'
  */
 export function fieldLine(state: Pick<EditorState, 'text' | 'pastes' | 'cursor'>, columns: number, focused = true): Line {
   const limit = Math.max(4, columns);
-  const all = tokens(state).map((token) => ({ ...token, text: token.newline ? '⏎' : token.text, tone: token.newline ? ('marker' as Tone) : token.tone }));
-  if (focused && state.cursor >= state.text.length) all.push({ text: ' ', tone: undefined, index: state.text.length });
+  const all = editorTokens(state, Infinity).map((token) => ({ ...token, text: token.kind === 'newline' ? '⏎' : token.text, tone: token.kind === 'newline' ? ('marker' as Tone) : token.tone }));
+  if (focused && state.cursor >= state.text.length) all.push({ text: ' ', tone: undefined, index: state.text.length, width: 1, kind: 'space' });
   if (all.length === 0) return [];
   const cursorAt = Math.max(0, all.findIndex((token) => token.index === state.cursor));
   // Take tokens to the left of the cursor while they fit, then fill to the right.
