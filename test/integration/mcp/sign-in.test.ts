@@ -79,6 +79,11 @@ describe('a server that needs an OAuth sign-in, from non-interactive commands', 
     // No browser was asked to open anything, and nobody asked the authorization endpoint.
     expect(existsSync(where.opened)).toBe(false);
     expect(oauth.stats.authorizations).toBe(authorizationsBefore);
+
+    // A call to it is answered at once, with the same advice.
+    const call = await aish(where, ['mcp', 'call', 'secure__whoami']);
+    expect(call).toMatchObject({ code: 1, stdout: `[aish] tool transport error: server "secure" is not connected (needs-auth: ${NEEDS_LOGIN})\n` });
+    expect(existsSync(where.opened)).toBe(false);
   });
 
   it('-p gives the model the other servers\' tools and says how to sign in', async () => {
