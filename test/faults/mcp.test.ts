@@ -47,7 +47,9 @@ describe('faults of MCP servers', () => {
 
     await ask(term, 'crash now');
     screen = await waitForSettled(term, 'model saw: [aish] tool transport error', 15_000);
-    expect(screen).toMatch(/mcp hostile: the server process exited with code 3/);
+    // How it ended and the stderr line that says why, not the SDK's "Connection closed".
+    expect(screen).toMatch(/mcp hostile: the server process exited with code 3 \(stderr: fatal plain\)/);
+    expect(screen).not.toContain('Connection closed');
     expect(screen).toMatch(/✗ hostile/);
 
     await ask(term, 'hang now');
