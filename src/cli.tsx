@@ -63,6 +63,9 @@ async function run(args: CliArgs): Promise<number> {
     const resume = resolveResumeTarget({ dir: sessionsDir(config), enabled: config.history.enabled, continueLast: args.continueLast, resume: args.resume });
     tuiArgs = { ...args, continueLast: false, resume };
   }
+  // Before the screen switches: a server that cannot say its model id is a plain one-line error.
+  const { resolveAdHocModel } = await import('./cli/ad-hoc-model');
+  await resolveAdHocModel(config, process.env, (text) => notices.push({ level: 'info', text }));
   const { runTui } = await import('./cli/tui');
   return runTui(config, tuiArgs, notices);
 }

@@ -39,7 +39,8 @@ Options:
       --config <file>         config file (.ts, .js or .json); else $AISH_CONFIG,
                               else $XDG_CONFIG_HOME/aish/config.{ts,js,json}
   -m, --model <name>          model from the registry to start with
-                              (with --base-url: the model id to send)
+                              (with --base-url: the model id to send; without
+                              it, the server's only or first model)
       --base-url <url>        use this OpenAI-compatible endpoint (e.g.
                               http://127.0.0.1:8080/v1) instead of the registry
       --api-key-env <var>     read the API key from this environment variable

@@ -13,6 +13,7 @@ import { sanitize, sanitizeLabel, terminalSafeJson } from '../services/terminal/
 import { createFilePinStore, pinsFile, trackDefinitions } from '../services/tools/pins';
 import { createApprovalPolicy } from '../services/tools/policy';
 import { VERSION } from '../version';
+import { resolveAdHocModel } from './ad-hoc-model';
 import type { CliArgs } from './args';
 import { HeadlessReport } from './headless-output';
 
@@ -59,11 +60,11 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   } catch (error) {
     throw new ConfigError([(error as Error).message]);
   }
-  const model = config.models[config.defaultModel];
-  if (!model) throw new ConfigError([`no model named ${JSON.stringify(config.defaultModel)}`]);
-
   // Notes carry server and model text (errors, server names): never raw escapes on a terminal.
   const note = (line: string) => io.stderr.write(`aish-tui: ${sanitizeLabel(line)}\n`);
+  await resolveAdHocModel(config, io.env, note);
+  const model = config.models[config.defaultModel];
+  if (!model) throw new ConfigError([`no model named ${JSON.stringify(config.defaultModel)}`]);
   const history = openHistory({
     dir: sessionsDir(config),
     enabled: config.history.enabled,

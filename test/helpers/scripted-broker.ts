@@ -16,7 +16,7 @@
  * Choosing a response for `POST /v1/chat/completions`: the queue first (`enqueue`, in order), then
  * the router (`route(fn)`; `fn` returns a response or undefined), then `options.fallback`, else a
  * loud HTTP 500 naming the request, so a test that forgot a script fails clearly.
- * `GET /v1/models` lists one model (`scripted`); anything else is 404.
+ * `GET /v1/models` lists one model (`scripted`) unless `models(...)` says otherwise; anything else is 404.
  *
  * Responses (./broker-scripts/replies.ts; plain data, so they can come from a JSON file):
  * - `textReply(text, { chunkSize, tokensPerSecond, delayMs, reasoning, reasoningField, usage,
@@ -100,6 +100,8 @@ export interface ScriptedBroker {
   enqueue(...responses: ScriptedResponse[]): void;
   /** Sets (or with undefined, clears) the router consulted when the queue is empty. */
   route(fn: Router | undefined): void;
+  /** What `GET /v1/models` answers from now on: these ids, or any response; undefined: the default (`scripted`). */
+  models(answer: string[] | ScriptedResponse | undefined): void;
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -197,6 +199,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
   const waiters = new Set<() => void>();
   const closing = new AbortController();
   let router: Router | undefined;
+  let modelsAnswer: string[] | ScriptedResponse | undefined;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -241,7 +244,11 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
 
       let script: ScriptedResponse;
       if (request.method === 'GET' && /\/models$/.test(request.path)) {
-        script = { kind: 'body', status: 200, body: JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'scripted' }] }) };
+        const listed = Array.isArray(modelsAnswer) ? modelsAnswer : ['scripted'];
+        script =
+          modelsAnswer && !Array.isArray(modelsAnswer)
+            ? modelsAnswer
+            : { kind: 'body', status: 200, body: JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', owned_by: 'scripted' })) }) };
       } else if (request.method === 'POST' && /\/chat\/completions$/.test(request.path)) {
         script = queue.shift() ?? router?.(request) ?? options.fallback?.(request) ?? noScriptReply(request);
       } else {
@@ -272,6 +279,9 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
     },
     route(fn) {
       router = fn;
+    },
+    models(answer) {
+      modelsAnswer = answer;
     },
     waitForRequests(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve();

@@ -42,7 +42,8 @@ export function htmlText(body: string): string | undefined {
 export interface HttpErrorContext {
   /** Where the credential the request carried came from (see credentialSource); undefined: none was sent. */
   keySource?: string;
-  modelId: string;
+  /** The model id the request named; undefined for requests that name none (the model list). */
+  modelId?: string;
   url: string;
 }
 
@@ -83,11 +84,13 @@ function httpHint(status: number, context: HttpErrorContext): string {
     if (context.keySource) {
       return status === 401
         ? ` (the server rejected the key from ${context.keySource})`
-        : ` (the server refused access with the key from ${context.keySource}: a wrong key, or one without access to model "${context.modelId}")`;
+        : ` (the server refused access with the key from ${context.keySource}: a wrong key, or one without access${context.modelId === undefined ? '' : ` to model "${context.modelId}"`})`;
     }
     return ' (no API key was sent: does this server need one? set keyEnv or apiKey for the model, or pass --api-key-env)';
   }
-  if (status === 404) return ` (is ${context.url} right, ending in /v1, and does the server know model "${context.modelId}"?)`;
+  if (status === 404) {
+    return context.modelId === undefined ? ` (is ${context.url} right, ending in /v1?)` : ` (is ${context.url} right, ending in /v1, and does the server know model "${context.modelId}"?)`;
+  }
   return '';
 }
 

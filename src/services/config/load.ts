@@ -36,6 +36,20 @@ export interface LoadOptions {
 
 const CONFIG_NAMES = ['config.ts', 'config.js', 'config.json'];
 
+/**
+ * The model id of a `--base-url` model given no `--model`: not known yet. Before the first request
+ * it is asked from the server's model list (cli/ad-hoc-model.ts); it is never sent.
+ */
+export const MODEL_ID_FROM_SERVER = '';
+
+/**
+ * The registry name of the `--base-url` model: its id, so the status bar and `:model` show what
+ * is talking; `cli` while the id is unknown or when a configured model already has that name.
+ */
+export function adHocModelName(models: Readonly<Record<string, unknown>>, id: string): string {
+  return id !== MODEL_ID_FROM_SERVER && !Object.hasOwn(models, id) ? id : 'cli';
+}
+
 /** Finds the config file: `--config`, then `$AISH_CONFIG`, then the XDG config directory. */
 export function findConfigFile(cli: CliOverrides, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
   const explicit = cli.configPath ?? env.AISH_CONFIG;
@@ -157,8 +171,9 @@ function resolveModels(parsed: ParsedConfig, cli: CliOverrides, env: NodeJS.Proc
     if (!/^https?:\/\//i.test(cli.baseUrl) || !URL.canParse(cli.baseUrl)) {
       throw new ConfigError([`--base-url: expected a URL, got ${JSON.stringify(cli.baseUrl)}`]);
     }
-    models.cli = { name: 'cli', baseUrl: cli.baseUrl, model: cli.model ?? 'default' };
-    selected = 'cli';
+    const id = cli.model ?? MODEL_ID_FROM_SERVER;
+    selected = adHocModelName(models, id);
+    models[selected] = { name: selected, baseUrl: cli.baseUrl, model: id };
   } else if (cli.model) {
     if (!models[cli.model]) throw new ConfigError([`--model: no model named ${JSON.stringify(cli.model)} (configured: ${names()})`]);
     selected = cli.model;

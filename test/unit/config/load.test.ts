@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/services/config/errors';
-import { loadConfig } from '../../../src/services/config/load';
+import { loadConfig, MODEL_ID_FROM_SERVER } from '../../../src/services/config/load';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -162,10 +162,16 @@ describe('command-line overrides', () => {
     ]);
   });
 
-  it('--base-url makes an ad-hoc model with --model as its id and --api-key-env as its key', async () => {
+  it('--base-url makes an ad-hoc model named after --model, its id, with --api-key-env as its key', async () => {
     const config = await loadConfig({ env, cli: { baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen', apiKeyEnv: 'MY_KEY' }, cwd: dir });
-    expect(config.defaultModel).toBe('cli');
-    expect(config.models.cli).toEqual({ name: 'cli', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen', keyEnv: 'MY_KEY', apiKey: undefined });
+    expect(config.defaultModel).toBe('qwen');
+    expect(config.models.qwen).toEqual({ name: 'qwen', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen', keyEnv: 'MY_KEY', apiKey: undefined });
+    // Without --model the id is left for the server to say (never "default"); a taken name stays "cli".
+    const unnamed = await loadConfig({ env, cli: { baseUrl: 'http://127.0.0.1:9/v1' }, cwd: dir });
+    expect(unnamed.models[unnamed.defaultModel]).toEqual({ name: 'cli', baseUrl: 'http://127.0.0.1:9/v1', model: MODEL_ID_FROM_SERVER });
+    const taken = await loadConfig({ env, cli: { baseUrl: 'http://127.0.0.1:9/v1', model: 'local' }, cwd: dir });
+    expect(taken.defaultModel).toBe('cli');
+    expect(taken.models.local?.baseUrl).not.toBe('http://127.0.0.1:9/v1');
     expect(await configError(loadConfig({ env, cli: { baseUrl: 'localhost:8080' }, cwd: dir }))).toEqual([
       '--base-url: expected a URL, got "localhost:8080"',
     ]);
