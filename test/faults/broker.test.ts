@@ -104,7 +104,8 @@ describe('faults of the model server', () => {
     broker.enqueue(errorReply(401, page, { contentType: 'text/html' }));
     await ask(term, 'are you there');
     const screen = await waitForSettled(term, /HTTP 401: 401 Authorization Required \(HTML page\)/);
-    expect(screen).toContain('does this server need an API key?');
+    // A key was sent: the hint names where it came from instead of asking whether one is needed.
+    expect(screen).toContain('(the server rejected the key from');
     expect(screen).not.toMatch(/<html|<title|<center|nginx/);
     expect(term.raw).not.toContain('sk-fault-test-key-123456');
     // Not marked withdrawn until something new is written: quitting now loses nothing.

@@ -64,7 +64,7 @@ describe('HTTP errors', () => {
     expect(JSON.stringify(events)).not.toContain(key);
     expect(statusesOf(events)[0]).toContain('overloaded for key [redacted]');
     expect(errorsOf(events)[0]!.message).toBe(
-      'HTTP 401: Incorrect API key provided: [redacted]. You can find your API key at ... (check the API key in $SCRIPTED_KEY)',
+      'HTTP 401: Incorrect API key provided: [redacted]. You can find your API key at ... (the server rejected the key from $SCRIPTED_KEY)',
     );
   });
 
