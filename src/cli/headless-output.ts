@@ -1,7 +1,7 @@
 // What headless mode prints, per --output-format (documented in README.md, "Headless mode").
 // stdout carries only the chosen format; notes for a person go to stderr.
 import type { Usage } from '../services/broker/types';
-import { parseArguments } from '../services/conversation/tool-call';
+import { DEPTH_LIMIT_STATUS, parseArguments } from '../services/conversation/tool-call';
 import type { ConversationEvent, ToolDecision } from '../services/conversation/types';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -122,6 +122,8 @@ export class HeadlessReport {
   private pendingUsage: Record<string, unknown> | undefined;
   /** Tool calls whose line went out with their answer (see `message`). */
   private readonly announced = new Set<string>();
+  /** The loop said it reached the tool-call depth limit (the calls of that answer did not run). */
+  private depthLimited = false;
 
   constructor(private readonly onLine?: (value: Record<string, unknown>) => void) {}
 
@@ -144,6 +146,9 @@ export class HeadlessReport {
           }
           this.flushUsage();
         }
+        break;
+      case 'status':
+        if (event.message === DEPTH_LIMIT_STATUS) this.depthLimited = true;
         break;
       case 'request-start':
         this.answerText = '';
@@ -222,8 +227,9 @@ export class HeadlessReport {
         this.result.text = this.answerText;
         this.result.reasoning = this.answerReasoning;
         // The loop ends on an answer that asked for tools only when the depth limit kept them from
-        // running: there is no final answer, and `tool_calls` would not say why.
-        const reason = event.finishReason === 'tool_calls' ? 'tool_depth' : event.finishReason;
+        // running: there is no final answer, and `tool_calls` (or a server's `stop`) would not say why.
+        const stoppedForTools = event.finishReason === 'tool_calls' || (this.depthLimited && event.finishReason === 'stop');
+        const reason = stoppedForTools ? 'tool_depth' : event.finishReason;
         this.result.finish_reason = reason;
         this.onLine?.({ type: 'done', finish_reason: reason });
         break;
