@@ -286,7 +286,7 @@ describe('the TUI session', () => {
 
     s.submit(':model');
     await until(store, () => last().includes('switch with :model <name>') || undefined);
-    expect(last()).toMatch(/^\* cli\s+scripted\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+\(no key\)$/m);
+    expect(last()).toMatch(/^\* scripted\s+scripted\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+\(no key\)$/m);
     expect(last()).toMatch(/^  local\s+local\s+http:\/\/127\.0\.0\.1:8080\/v1/m);
     s.submit(':model local');
     await until(store, (state) => state.modelName === 'local' || undefined);
