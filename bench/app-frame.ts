@@ -5,7 +5,7 @@
  * Three ways of drawing, to show what each step of the rendering work bought:
  *
  * - `ink`: the transcript through Ink, Ink composing every frame itself (as before);
- * - `ink + row cache`: the same with app/inkOutput.ts (rows reused from the last frame);
+ * - `ink + row cache`: the same with terminal/inkOutput.ts (rows reused from the last frame);
  * - `layer`: as the app runs in a terminal: the transcript drawn beside Ink by the transcript
  *   layer, so a streamed update is no React render and no Ink frame.
  *
@@ -24,16 +24,16 @@ process.env.NODE_ENV = 'production';
 process.env.CI = 'false';
 const { createElement } = await import('react');
 const { render } = await import('ink');
-const { App } = await import('../src/app/App');
-const { AppProviders } = await import('../src/app/StoreContext');
-const { KeyInput } = await import('../src/app/input/keyInput');
-const { InputHistory } = await import('../src/app/inputHistory');
+const { App } = await import('../src/ui/App');
+const { AppProviders } = await import('../src/ui/StoreContext');
+const { KeyInput } = await import('../src/terminal/keyboard/keyInput');
+const { InputHistory } = await import('../src/runtime/inputHistory');
 const { createAppStore } = await import('../src/state/store');
-const { ScreenWriter } = await import('../src/app/screen');
-const { TranscriptLayer } = await import('../src/app/transcriptLayer');
-const { loadHighlighter } = await import('../src/components/chat/highlight');
-const { TranscriptCache } = await import('../src/components/chat/transcript');
-const { installFastInkOutput } = await import('../src/app/inkOutput');
+const { ScreenWriter } = await import('../src/terminal/screen');
+const { TranscriptLayer } = await import('../src/transcript/layer');
+const { loadHighlighter } = await import('../src/transcript/highlight');
+const { TranscriptCache } = await import('../src/transcript/transcript');
+const { installFastInkOutput } = await import('../src/terminal/inkOutput');
 
 const COLUMNS = 120;
 const ROWS = 40;

@@ -18,11 +18,11 @@ process.env.NODE_ENV = 'production';
 process.env.CI = 'false';
 const { createElement } = await import('react');
 const { render } = await import('ink');
-const { ChatView } = await import('../src/components/chat/ChatView');
-const { loadHighlighter } = await import('../src/components/chat/highlight');
-const { TranscriptCache, transcriptWindow } = await import('../src/components/chat/transcript');
-const { createTheme } = await import('../src/components/theme');
-const { ScreenWriter } = await import('../src/app/screen');
+const { ChatView } = await import('../src/ui/panels/ChatView');
+const { loadHighlighter } = await import('../src/transcript/highlight');
+const { TranscriptCache, transcriptWindow } = await import('../src/transcript/transcript');
+const { createTheme } = await import('../src/terminal/theme');
+const { ScreenWriter } = await import('../src/terminal/screen');
 
 const WIDTH = 100;
 const HEIGHT = 40;

@@ -10,27 +10,28 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }] =
+  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }] =
     await Promise.all([
       import('ink'),
-      import('../app/inkOutput'),
-      import('../app/transcriptLayer'),
-      import('../app/App'),
-      import('../app/StoreContext'),
+      import('../terminal/inkOutput'),
+      import('../transcript/layer'),
+      import('../ui/App'),
+      import('../ui/StoreContext'),
       import('../state/store'),
-      import('../app/session'),
-      import('../app/terminal'),
-      import('../app/screen'),
-      import('../app/input/keyInput'),
-      import('../app/inputHistory'),
-      import('../app/commands'),
+      import('../runtime/session'),
+      import('../terminal/fullScreen'),
+      import('../terminal/screen'),
+      import('../terminal/keyboard/keyInput'),
+      import('../runtime/inputHistory'),
+      import('../runtime/commands'),
       import('../services/history/index'),
+      import('../ui/keys/keymap'),
     ]);
   ciNames.forEach((name, index) => {
     const value = savedCi[index];
     if (value !== undefined) process.env[name] = value;
   });
-  // Frames are composed row by row from the last frame's rows (see app/inkOutput.ts).
+  // Frames are composed row by row from the last frame's rows (see terminal/inkOutput.ts).
   installFastInkOutput();
 
   const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
@@ -56,7 +57,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     writer.invalidate();
     writer.render(lastFrame);
   };
-  // The one reader of the keyboard (see src/app/input/keyInput.ts); Ink's own input is unused.
+  // The one reader of the keyboard (see src/terminal/keyboard/keyInput.ts); Ink's own input is unused.
   const keys = new KeyInput(process.stdin);
   keys.start();
 
@@ -78,7 +79,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     process.stdin.unref?.();
     resolveExit(0);
   };
-  const controller = createSession({ config, store, quit, args });
+  const controller = createSession({ config, store, quit, args, keyHelp: formatKeymap });
   // On SIGTERM / SIGHUP the running answer is cancelled, so what has arrived is saved as a cancelled
   // answer, and the session file is closed.
   saveOnExit = () => controller.close();

@@ -95,7 +95,7 @@ export interface McpSlice {
 export type Focus = 'input' | 'sidebar' | 'chat';
 
 /**
- * The input being edited (see src/app/input/editor.ts for the editing rules). Large pastes sit in
+ * The input being edited (see src/ui/input/editor.ts for the editing rules). Large pastes sit in
  * `text` as one private-use character each, mapped to the pasted text in `pastes`.
  */
 export interface EditorState {

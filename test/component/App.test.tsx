@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
-import { QUIT_WINDOW_MS } from '../../src/app/globalKeys';
-import { formatKeymap, KEYMAP } from '../../src/app/keymap';
+import { QUIT_WINDOW_MS } from '../../src/ui/keys/globalKeys';
+import { formatKeymap, KEYMAP } from '../../src/ui/keys/keymap';
 import { useRenderedApp, type Harness } from './render';
 
 let h: Harness;

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
-import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
-import { makeKey } from '../../src/app/input/keys';
+import { APPROVAL_DELAY_MS } from '../../src/ui/keys/frameKeys';
+import { makeKey } from '../../src/terminal/keyboard/keys';
 import type { ApprovalAnswer, ToolCallView } from '../../src/services/conversation/types';
 import { askApproval } from './frames';
 import { useRenderedApp, type Harness } from './render';

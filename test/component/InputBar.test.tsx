@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatContainer } from '../../src/app/ChatContainer';
-import { InputContainer } from '../../src/app/InputContainer';
-import { InputHistory, MAX_ENTRIES } from '../../src/app/inputHistory';
-import { createTheme } from '../../src/components/theme';
+import { ChatContainer } from '../../src/ui/containers/ChatContainer';
+import { InputContainer } from '../../src/ui/containers/InputContainer';
+import { InputHistory, MAX_ENTRIES } from '../../src/runtime/inputHistory';
+import { createTheme } from '../../src/terminal/theme';
 import { renderApp, type Harness } from './render';
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editorFromText } from '../../src/app/input/editor';
+import { editorFromText } from '../../src/ui/input/editor';
 import { useRenderedApp, type Harness } from './render';
 
 // Fake timers: the hint's own few-second timeout never runs, so only the keys can take it down.

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
+import { APPROVAL_DELAY_MS } from '../../src/ui/keys/frameKeys';
 import type { ToolCallView } from '../../src/services/conversation/types';
 import { askApproval, proposeCommand } from './frames';
 import { useRenderedApp, type Harness } from './render';

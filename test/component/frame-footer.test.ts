@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { newFrameUi } from '../../src/app/frameKeys';
-import { approvalParts, layoutApproval } from '../../src/components/ApprovalFrame';
-import { innerWidth } from '../../src/components/BoxFrame';
-import { MIN_FRAME_HEIGHT } from '../../src/components/frameLayout';
-import type { Line } from '../../src/components/text';
+import { newFrameUi } from '../../src/ui/keys/frameKeys';
+import { approvalParts, layoutApproval } from '../../src/ui/panels/ApprovalFrame';
+import { innerWidth } from '../../src/ui/panels/BoxFrame';
+import { MIN_FRAME_HEIGHT } from '../../src/ui/panels/frameLayout';
+import type { Line } from '../../src/ui/panels/text';
 
 // On a screen so short that the buttons share one row cut with `…`, Enter answers with the
 // focused button: that one must be on screen, whichever it is.

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
-import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
-import { InputHistory } from '../../src/app/inputHistory';
+import { APPROVAL_DELAY_MS } from '../../src/ui/keys/frameKeys';
+import { InputHistory } from '../../src/runtime/inputHistory';
 import { useRenderedApp, stripAnsi, type Harness } from './render';
 
 let h: Harness;

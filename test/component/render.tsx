@@ -2,11 +2,11 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { App } from '../../src/app/App';
-import type { AppController, SubmitOptions } from '../../src/app/controller';
-import { KeyInput } from '../../src/app/input/keyInput';
-import { InputHistory } from '../../src/app/inputHistory';
-import { AppProviders, type UiEnv } from '../../src/app/StoreContext';
+import { App } from '../../src/ui/App';
+import type { AppController, SubmitOptions } from '../../src/runtime/controller';
+import { KeyInput } from '../../src/terminal/keyboard/keyInput';
+import { InputHistory } from '../../src/runtime/inputHistory';
+import { AppProviders, type UiEnv } from '../../src/ui/StoreContext';
 import { createAppStore, type AppStore } from '../../src/state/store';
 
 /** A terminal-sized stdout that keeps the last frame Ink drew (Ink runs in debug mode: whole frames). */

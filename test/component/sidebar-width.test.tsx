@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIDEBAR_MAX_WIDTH, SIDEBAR_MIN_WIDTH, sidebarWidthFor } from '../../src/app/App';
+import { SIDEBAR_MAX_WIDTH, SIDEBAR_MIN_WIDTH, sidebarWidthFor } from '../../src/ui/App';
 import { useRenderedApp } from './render';
 
 const app = useRenderedApp();

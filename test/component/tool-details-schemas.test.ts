@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toolDetailLines } from '../../src/components/ToolDetails';
-import type { Line } from '../../src/components/text';
+import { toolDetailLines } from '../../src/ui/panels/ToolDetails';
+import type { Line } from '../../src/ui/panels/text';
 import type { McpToolInfo } from '../../src/services/mcp/types';
 
 // The sidebar's tool details show what the server says about a tool beyond its input schema, and

@@ -1,12 +1,12 @@
 import xtermHeadless from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ScreenWriter } from '../../src/app/screen';
-import { TranscriptLayer } from '../../src/app/transcriptLayer';
-import { TranscriptCache } from '../../src/components/chat/transcript';
+import { ScreenWriter } from '../../src/terminal/screen';
+import { TranscriptLayer } from '../../src/transcript/layer';
+import { TranscriptCache } from '../../src/transcript/transcript';
 import { createAppStore } from '../../src/state/store';
 import { renderApp, settle, type Harness } from './render';
 
-// In the terminal the transcript is drawn by a layer beside Ink (src/app/transcriptLayer.ts).
+// In the terminal the transcript is drawn by a layer beside Ink (src/transcript/layer.ts).
 // These tests run the App with that layer and the real screen writer into a terminal emulator.
 
 const { Terminal } = xtermHeadless;

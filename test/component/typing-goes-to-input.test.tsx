@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APPROVAL_DELAY_MS } from '../../src/app/frameKeys';
+import { APPROVAL_DELAY_MS } from '../../src/ui/keys/frameKeys';
 import type { ServerSnapshot } from '../../src/services/mcp/types';
 import { useRenderedApp, type Harness } from './render';
 

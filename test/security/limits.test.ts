@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forDisplay } from '../../src/app/turns';
+import { forDisplay } from '../../src/runtime/turns';
 import { configSchema } from '../../src/services/config/schema';
 import { isSecretSetting } from '../../src/services/config/secrets';
 

@@ -2,9 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// DESIGN.md §2: services/ never import react, ink or zustand; state/ never imports react or ink;
-// components/ never import the store or services (except the pure display helpers in
-// services/terminal, which every panel needs to sanitize what it draws).
+// The systems of src/ and what each may import (docs/ARCHITECTURE.md, "Boundaries"):
+// - services/: no React, Ink or zustand, and nothing of the app above it;
+// - state/: the store; no React or Ink, nothing above it but service types;
+// - runtime/, terminal/, transcript/: no React or Ink, never ui/ or cli/; terminal/ is the lowest of
+//   the three (no runtime/, transcript/ or state/), transcript/ never reaches into runtime/;
+// - ui/: React and Ink; services only through the display sanitizer and type-only modules; its pure
+//   panels (ui/panels/) never reach the store, the runtime or the containers.
 const SRC = path.resolve(import.meta.dirname, '..', '..', 'src');
 
 function files(dir: string): string[] {
@@ -28,43 +32,61 @@ function resolveInSrc(file: string, spec: string): string | undefined {
   return path.relative(SRC, path.resolve(path.dirname(file), spec));
 }
 
+const REACT_OR_INK = /^(react|ink)(\/|$)|^ink-|\/node_modules\/(react|ink)\//;
+
+function check(folder: string, rule: (spec: string, target: string | undefined, file: string) => boolean) {
+  const offenders: string[] = [];
+  const all = files(path.join(SRC, folder));
+  expect(all.length, `${folder} has files`).toBeGreaterThan(0);
+  for (const file of all) {
+    for (const spec of imports(file)) {
+      if (!rule(spec, resolveInSrc(file, spec), path.relative(SRC, file))) offenders.push(`${path.relative(SRC, file)} imports ${spec}`);
+    }
+  }
+  expect(offenders).toEqual([]);
+}
+
 describe('folder boundaries', () => {
-  it('services never import react, ink or zustand', () => {
-    for (const file of files(path.join(SRC, 'services'))) {
-      for (const spec of imports(file)) {
-        expect(/^(react|ink|zustand)(\/|$)|^ink-/.test(spec), `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-        const target = resolveInSrc(file, spec);
-        if (target) expect(/^(state|components|app)\//.test(target), `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-      }
+  it('services never import react, ink or zustand, nor anything of the app above them', () => {
+    check('services', (spec, target) => !/^(react|ink|zustand)(\/|$)|^ink-/.test(spec) && !(target && /^(state|ui|runtime|terminal|transcript|cli)\//.test(target)));
+  });
+
+  it('state never imports react or ink, nor the systems that use it', () => {
+    check('state', (spec, target) => !REACT_OR_INK.test(spec) && !(target && /^(ui|runtime|terminal|transcript|cli)\//.test(target)));
+  });
+
+  it('runtime, terminal and transcript never import react or ink, nor ui/ or cli/', () => {
+    for (const folder of ['runtime', 'terminal', 'transcript']) {
+      // The one exception: terminal/inkOutput.ts replaces a method of Ink's private output buffer
+      // (the Ink row cache; see docs/ARCHITECTURE.md) and so names that one file of Ink.
+      const inkAdapter = (spec: string, file: string) => file === path.join('terminal', 'inkOutput.ts') && /node_modules\/ink\/build\/output(\.js)?$/.test(spec);
+      check(folder, (spec, target, file) => (!REACT_OR_INK.test(spec) || inkAdapter(spec, file)) && !(target && /^(ui|cli)\//.test(target)));
     }
   });
 
-  it('state never imports react or ink', () => {
-    for (const file of files(path.join(SRC, 'state'))) {
-      for (const spec of imports(file)) {
-        expect(/^(react|ink)(\/|$)|^ink-/.test(spec), `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-        const target = resolveInSrc(file, spec);
-        if (target) expect(/^(components|app)\//.test(target), `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-      }
-    }
+  it('terminal is the lowest of them: it never imports runtime, transcript or the store', () => {
+    check('terminal', (_spec, target) => !(target && /^(runtime|transcript|state)\//.test(target)));
   });
 
-  it('components never reach into the store or services (only the display sanitizer)', () => {
-    for (const file of files(path.join(SRC, 'components'))) {
-      for (const spec of imports(file)) {
-        expect(/^zustand(\/|$)/.test(spec), `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-        const target = resolveInSrc(file, spec);
-        if (!target) continue;
-        const isStoreOrApp = /^(state\/(store|slices|selectors)|app\/)/.test(target);
-        const isService = target.startsWith('services/') && !target.startsWith('services/terminal/') && !/\/types$/.test(target);
-        expect(isStoreOrApp || isService, `${path.relative(SRC, file)} imports ${spec}`).toBe(false);
-      }
-    }
+  it('transcript never reaches into the runtime', () => {
+    check('transcript', (_spec, target) => !(target && /^runtime\//.test(target)));
+  });
+
+  it('ui reaches services only through the display sanitizer and type-only modules', () => {
+    check('ui', (_spec, target) => !(target && target.startsWith('services/') && !target.startsWith('services/terminal/') && !/\/types$/.test(target)));
+  });
+
+  it('ui panels never reach into the store, the runtime or the containers', () => {
+    check('ui/panels', (spec, target) => {
+      if (/^zustand(\/|$)/.test(spec)) return false;
+      if (!target) return true;
+      return !/^(state\/(store|slices|selectors)|runtime\/|ui\/(containers|keys)\/|ui\/(App|StoreContext|Frames))/.test(target);
+    });
   });
 
   it('finds the imports it checks (the scanner itself works)', () => {
-    const app = imports(path.join(SRC, 'app', 'App.tsx'));
+    const app = imports(path.join(SRC, 'ui', 'App.tsx'));
     expect(app).toContain('ink');
-    expect(app).toContain('../state/selectors');
+    expect(app.some((spec) => spec.endsWith('state/selectors'))).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_HELP } from '../../src/app/commands';
-import { KEYMAP } from '../../src/app/keymap';
+import { COMMAND_HELP } from '../../src/runtime/commands';
+import { KEYMAP } from '../../src/ui/keys/keymap';
 import { FINISH_EXIT_CODES, OTHER_FINISH_EXIT_CODE } from '../../src/cli/headless-output';
 
 // The README is the user's manual: every key and meta command the app knows must be in it.

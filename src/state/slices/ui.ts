@@ -28,6 +28,11 @@ export interface UiActions {
 
 export const EMPTY_EDITOR: EditorState = { text: '', cursor: 0, pastes: {}, literal: false, killed: '' };
 
+/** An input holding `text` with the cursor at its end (a taken-back message, a recalled entry). */
+export function editorFromText(text: string): EditorState {
+  return { ...EMPTY_EDITOR, text, cursor: text.length };
+}
+
 const FOCUS_ORDER: Focus[] = ['input', 'sidebar', 'chat'];
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice & UiActions> = (set) => ({

@@ -3,8 +3,8 @@ import path from 'node:path';
 import stringWidth from 'string-width';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { layoutItem } from '../../../src/components/chat/items';
-import { chatStyles } from '../../../src/components/chat/style';
+import { layoutItem } from '../../../src/transcript/items';
+import { chatStyles } from '../../../src/transcript/style';
 import type { ChatItem } from '../../../src/state/types';
 import { assistant, colourTheme, status, stripSgr, tool } from './helpers';
 
@@ -14,7 +14,9 @@ import { assistant, colourTheme, status, stripSgr, tool } from './helpers';
  * glyph the panels draw must be one column everywhere.
  */
 
-const COMPONENTS = path.resolve(import.meta.dirname, '..', '..', '..', 'src', 'components');
+const SRC = path.resolve(import.meta.dirname, '..', '..', '..', 'src');
+// Everything that draws: the panels and the transcript engine.
+const DRAWING = [path.join(SRC, 'ui'), path.join(SRC, 'transcript')];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -38,9 +40,9 @@ function drawnStrings(file: string): string[] {
 }
 
 describe('glyphs', () => {
-  it('src/components draws no character whose width terminals disagree on', () => {
+  it('src/ui and src/transcript draw no character whose width terminals disagree on', () => {
     const offenders: string[] = [];
-    const files = sourceFiles(COMPONENTS);
+    const files = DRAWING.flatMap(sourceFiles);
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       for (const text of drawnStrings(file)) {
@@ -48,7 +50,7 @@ describe('glyphs', () => {
           if (char.charCodeAt(0) < 0x80) continue;
           const emojiCapable = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\uFE0F/u.test(char);
           if (emojiCapable || stringWidth(char) !== 1) {
-            offenders.push(`${path.relative(COMPONENTS, file)}: ${char} U+${char.codePointAt(0)!.toString(16).toUpperCase()}`);
+            offenders.push(`${path.relative(SRC, file)}: ${char} U+${char.codePointAt(0)!.toString(16).toUpperCase()}`);
           }
         }
       }

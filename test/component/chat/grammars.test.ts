@@ -1,7 +1,7 @@
 import hljs from 'highlight.js/lib/core';
 import { common } from 'lowlight';
 import { describe, expect, it } from 'vitest';
-import { GRAMMARS, grammarFor, grammarsFor, type GrammarName } from '../../../src/components/chat/grammars';
+import { GRAMMARS, grammarFor, grammarsFor, type GrammarName } from '../../../src/transcript/grammars';
 
 // The alias table is written out so a code block can pick its grammar before any is loaded; it
 // must say what the grammars themselves say.

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
-import { ChatView, type ChatViewProps } from '../../../src/components/chat/ChatView';
-import { TranscriptCache } from '../../../src/components/chat/transcript';
-import { createTheme, type Theme } from '../../../src/components/theme';
+import { ChatView, type ChatViewProps } from '../../../src/ui/panels/ChatView';
+import { TranscriptCache } from '../../../src/transcript/transcript';
+import { createTheme, type Theme } from '../../../src/terminal/theme';
 import type { ChatItem } from '../../../src/state/types';
 
 export const colourTheme: Theme = createTheme({});

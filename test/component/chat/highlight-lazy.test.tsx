@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { highlighterState } from '../../../src/components/chat/highlight';
+import { highlighterState } from '../../../src/transcript/highlight';
 import { assistant, renderView } from './helpers';
 
 // This file must not load the highlighter up front: it checks that nothing does until needed.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isExpandable } from '../../../src/components/chat/items';
-import { clipHead, exceedsHead } from '../../../src/components/chat/preview';
+import { isExpandable } from '../../../src/transcript/items';
+import { clipHead, exceedsHead } from '../../../src/transcript/preview';
 import { assistant, command, plainTheme, renderView, rowsOf, status, tool, user } from './helpers';
 
 function rows(frame: string | undefined): string[] {

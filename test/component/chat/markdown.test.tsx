@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadHighlighter } from '../../../src/components/chat/highlight';
+import { loadHighlighter } from '../../../src/transcript/highlight';
 import { assistant, colourTheme, plainTheme, renderView, rowsOf, stripSgr, widestRow } from './helpers';
 
 beforeAll(async () => {

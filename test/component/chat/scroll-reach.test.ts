@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handleChatKey, handleNavigationKey, type TranscriptGeometry } from '../../../src/app/globalKeys';
-import { helpLines, showOutput } from '../../../src/app/commands';
-import { makeKey, type KeyName } from '../../../src/app/input/keys';
-import { measureTranscript, TranscriptCache, transcriptWindow } from '../../../src/components/chat/transcript';
-import { frameRows, TranscriptViewport } from '../../../src/components/chat/viewport';
+import { handleChatKey, handleNavigationKey, type TranscriptGeometry } from '../../../src/ui/keys/globalKeys';
+import { helpLines, showOutput } from '../../../src/runtime/commands';
+import { formatKeymap } from '../../../src/ui/keys/keymap';
+import { makeKey, type KeyName } from '../../../src/terminal/keyboard/keys';
+import { measureTranscript, TranscriptCache, transcriptWindow } from '../../../src/transcript/transcript';
+import { frameRows, TranscriptViewport } from '../../../src/transcript/viewport';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import { colourTheme, stripSgr } from './helpers';
 
@@ -91,7 +92,7 @@ describe('scrolling reaches the first row of a transcript taller than the screen
 
   it(':help at 80x24 (transcript 19 rows high) shows its first line at Home', () => {
     // As `:help` shows it: one status item, expanded (it is long).
-    const view = screen((store) => showOutput(store, helpLines()), 80, 19);
+    const view = screen((store) => showOutput(store, helpLines(formatKeymap)), 80, 19);
     const first = view.all[0]!;
     expect(first).toContain('Commands:');
     expect(view.draw()[0]).not.toBe(first);

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { growingCodeStats } from '../../../src/components/chat/growingCode';
-import { highlightCode, loadHighlighter } from '../../../src/components/chat/highlight';
-import { layoutItem } from '../../../src/components/chat/items';
-import { completeStreamingTail } from '../../../src/components/chat/streamingTail';
-import { chatStyles } from '../../../src/components/chat/style';
+import { growingCodeStats } from '../../../src/transcript/growingCode';
+import { highlightCode, loadHighlighter } from '../../../src/transcript/highlight';
+import { layoutItem } from '../../../src/transcript/items';
+import { completeStreamingTail } from '../../../src/transcript/streamingTail';
+import { chatStyles } from '../../../src/transcript/style';
 import { sanitize } from '../../../src/services/terminal/sanitize';
 import type { ChatItem } from '../../../src/state/types';
 import { colourTheme, plainTheme, stripSgr } from './helpers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { layoutItem } from '../../../src/components/chat/items';
-import { chatStyles } from '../../../src/components/chat/style';
-import { closeDanglingMarkup, completeStreamingTail } from '../../../src/components/chat/streamingTail';
+import { layoutItem } from '../../../src/transcript/items';
+import { chatStyles } from '../../../src/transcript/style';
+import { closeDanglingMarkup, completeStreamingTail } from '../../../src/transcript/streamingTail';
 import type { ChatItem } from '../../../src/state/types';
 import { colourTheme, stripSgr } from './helpers';
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadHighlighter } from '../../../src/components/chat/highlight';
-import { layoutItem } from '../../../src/components/chat/items';
-import { streamingStats } from '../../../src/components/chat/streaming';
-import { completeStreamingTail } from '../../../src/components/chat/streamingTail';
-import { chatStyles } from '../../../src/components/chat/style';
+import { loadHighlighter } from '../../../src/transcript/highlight';
+import { layoutItem } from '../../../src/transcript/items';
+import { streamingStats } from '../../../src/transcript/streaming';
+import { completeStreamingTail } from '../../../src/transcript/streamingTail';
+import { chatStyles } from '../../../src/transcript/style';
 import type { ChatItem } from '../../../src/state/types';
 import { assistant, colourTheme, renderView, stripSgr } from './helpers';
 

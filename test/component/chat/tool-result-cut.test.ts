@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { forDisplay } from '../../../src/app/turns';
-import { cutForScreen, screenCut } from '../../../src/components/chat/common';
-import { layoutItem } from '../../../src/components/chat/items';
-import { chatStyles } from '../../../src/components/chat/style';
+import { forDisplay } from '../../../src/runtime/turns';
+import { cutForScreen, screenCut } from '../../../src/services/terminal/screen-cut';
+import { layoutItem } from '../../../src/transcript/items';
+import { chatStyles } from '../../../src/transcript/style';
 import type { ChatItem } from '../../../src/state/types';
 import { plainTheme, stripSgr, tool } from './helpers';
 
@@ -23,7 +23,7 @@ describe('a tool result cut for the screen', () => {
     expect(rows).toHaveLength(7);
   });
 
-  it('what the TUI keeps of a tool-result event (app/turns.ts) folds to the same count', () => {
+  it('what the TUI keeps of a tool-result event (runtime/turns.ts) folds to the same count', () => {
     const event = forDisplay({ type: 'tool-result', id: 'c', name: 'a__b', content: long, isError: false, outcome: 'ok' }, 20_000);
     const result = event.type === 'tool-result' ? event.content : '';
     expect(result.length).toBeLessThan(20_200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureTranscript, TranscriptCache, transcriptWindow } from '../../../src/components/chat/transcript';
+import { measureTranscript, TranscriptCache, transcriptWindow } from '../../../src/transcript/transcript';
 import type { ChatItem } from '../../../src/state/types';
 import { assistant, colourTheme, renderView, rowsOf, tool, user, widestRow } from './helpers';
 

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { textWidth, wrapSpans } from '../../../src/components/chat/text';
+import { textWidth, wrapSpans } from '../../../src/transcript/text';
 import { assistant, renderView, stripSgr, tool, user, widestRow } from './helpers';
 
 const MIXED = 'Plain words, 中文字符测试这是一个很长的句子, emoji 😀👍🏽 and 👩‍👩‍👧 family, ｆｕｌｌｗｉｄｔｈ letters, café naïve, a verylongwordthatcannotfitanywhereatall, 한국어 텍스트.';

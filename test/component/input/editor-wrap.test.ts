@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wrapSpans } from '../../../src/components/chat/text';
-import { cursorPosition, layoutEditor, offsetAt, type EditorLayout } from '../../../src/components/editorLayout';
-import { editorRows } from '../../../src/components/editorView';
-import { lineWidth, type Line } from '../../../src/components/text';
+import { wrapSpans } from '../../../src/transcript/text';
+import { cursorPosition, layoutEditor, offsetAt, type EditorLayout } from '../../../src/ui/panels/editorLayout';
+import { editorRows } from '../../../src/ui/panels/editorView';
+import { lineWidth, type Line } from '../../../src/ui/panels/text';
 
 /** A row as text, the cursor cell shown as `▮` (or the character under it in brackets). */
 function rowText(row: Line): string {

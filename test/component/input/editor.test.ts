@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyEditorKey, editorFromText, emptyEditor, expandText, insertText, type EditorState } from '../../../src/app/input/editor';
-import { makeKey, type KeyEvent, type KeyName } from '../../../src/app/input/keys';
+import { applyEditorKey, editorFromText, emptyEditor, expandText, insertText, type EditorState } from '../../../src/ui/input/editor';
+import { makeKey, type KeyEvent, type KeyName } from '../../../src/terminal/keyboard/keys';
 
 const key = (name: KeyName, fields: Partial<KeyEvent> = {}) => makeKey(name, fields);
 const ctrl = (letter: string) => makeKey(`char:${letter}`, { ctrl: true, text: letter });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyEvent } from '../../../src/app/input/keys';
-import { KeyTokenizer, MAX_PASTE_CHARS } from '../../../src/app/input/tokenizer';
+import type { KeyEvent } from '../../../src/terminal/keyboard/keys';
+import { KeyTokenizer, MAX_PASTE_CHARS } from '../../../src/terminal/keyboard/tokenizer';
 
 const names = (events: KeyEvent[]) => events.map((event) => (event.name === 'text' || event.name === 'paste' ? `${event.name}:${event.text}` : event.name));
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { chunk, sse, textReply, toolCallReply } from '../../helpers/scripted-broker';
-import { createSession } from '../../../src/app/session';
+import { createSession } from '../../../src/runtime/session';
 import type { Message } from '../../../src/services/conversation/types';
 import { sessionsDir } from '../../../src/services/history/index';
 import type { McpManagerService } from '../../../src/services/mcp/types';

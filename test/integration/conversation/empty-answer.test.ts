@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { chunk, sse, textReply, type ScriptedResponse } from '../../helpers/scripted-broker';
-import { createSession, type Session } from '../../../src/app/session';
+import { createSession, type Session } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { EMPTY_ANSWER } from '../../../src/services/conversation/index';
 import { createAppStore, type AppStore } from '../../../src/state/store';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { textReply } from '../../helpers/scripted-broker';
-import { createSession } from '../../../src/app/session';
+import { createSession } from '../../../src/runtime/session';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import { run, startMcp, testConfig } from './harness';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { errorReply, hangReply, textReply, toolCallReply } from '../../helpers/scripted-broker';
-import { createSession, type Session } from '../../../src/app/session';
+import { createSession, type Session } from '../../../src/runtime/session';
+import { formatKeymap } from '../../../src/ui/keys/keymap';
 import type { AppConfig } from '../../../src/services/config/load';
 import { loadSession, sessionsDir } from '../../../src/services/history/index';
 import { createAppStore, type AppStore } from '../../../src/state/store';
@@ -36,7 +37,7 @@ function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState'
 async function start(config: AppConfig, args?: { continueLast: boolean; resume?: string }) {
   const store = createAppStore();
   let quitCalled = false;
-  const session: Session = track(createSession({ config, store, quit: () => (quitCalled = true), ...(args ? { args } : {}) }));
+  const session: Session = track(createSession({ config, store, quit: () => (quitCalled = true), keyHelp: formatKeymap, ...(args ? { args } : {}) }));
   await until(store, (state) => state.servers.builtin?.state === 'ready' || undefined);
   return { store, session, quitCalled: () => quitCalled };
 }

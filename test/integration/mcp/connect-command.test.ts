@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../../src/app/session';
+import { createSession } from '../../../src/runtime/session';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { startLegacySseServer, type LegacySseServer } from '../../helpers/legacy-sse-server';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../../src/app/session';
+import { createSession } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markRead, rowsRead } from '../../../src/components/frameLayout';
+import { markRead, rowsRead } from '../../../src/ui/panels/frameLayout';
 
 // What counts as read in an approval frame: only rows that were on screen. A jump (End) past
 // unread rows leaves them unread; reading them later, from either side, closes the gap.

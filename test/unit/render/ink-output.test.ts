@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Output from '../../../node_modules/ink/build/output';
-import { composeWithInk, inkOutputStats, installFastInkOutput } from '../../../src/app/inkOutput';
+import { composeWithInk, inkOutputStats, installFastInkOutput } from '../../../src/terminal/inkOutput';
 
 // The row cache must give exactly what Ink composes, byte for byte, for any mix of writes, clips,
 // styles, wide characters and transformers, and from one frame to the next.

@@ -1,7 +1,7 @@
 import xtermHeadless from '@xterm/headless';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScreenWriter, type ScreenRegion } from '../../../src/app/screen';
+import { ScreenWriter, type ScreenRegion } from '../../../src/terminal/screen';
 
 // The screen writer sends only what changed, lets the terminal scroll the region's rows when they
 // moved up, and lays the region over Ink's frame. Whatever it sends, the terminal must end up

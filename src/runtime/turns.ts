@@ -1,0 +1,123 @@
+// One turn of the TUI session: a message through the conversation loop, or a `!command` run
+// directly. Events go to the store through the per-frame batcher; what the turn appends to the
+// conversation is recorded (store and session file) by the session.
+import { randomUUID } from 'node:crypto';
+import type { StreamChat } from '../services/broker/types';
+import type { AppConfig } from '../services/config/load';
+import type { createEventBatcher } from '../services/conversation/batcher';
+import { execCommand, runConversation } from '../services/conversation/index';
+import type { ConversationEvent, Message } from '../services/conversation/types';
+import type { McpManagerService } from '../services/mcp/types';
+import { buildToolIndex } from '../services/tools/names';
+import type { ApprovalPolicy } from '../services/tools/policy';
+import type { AppStore } from '../state/store';
+import { cutForScreen } from '../services/terminal/screen-cut';
+
+export interface TurnContext {
+  config: AppConfig;
+  store: AppStore;
+  batcher: ReturnType<typeof createEventBatcher>;
+  /** Keeps a message the turn appends (store and session file). */
+  record(message: Message): void;
+  streamChat: StreamChat;
+  mcp: McpManagerService;
+  policy: ApprovalPolicy;
+  /** Problems already reported this session (a broken tool list is said once, not per turn). */
+  reportedProblems: Set<string>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  modelName(): string;
+  status(level: 'info' | 'warn' | 'error', text: string): void;
+  /**
+   * The user's message got no answer at all (cancelled, or failed before anything arrived): it is
+   * taken out of the conversation so it is not sent again behind the next message.
+   */
+  withdraw(id: string, text: string, reason: 'cancelled' | 'error'): void;
+}
+
+/**
+ * What the transcript keeps of a tool result (limits.displayResultChars): the history and the
+ * session log keep it whole, the model gets context.maxToolResultChars of it.
+ */
+export function forDisplay(event: ConversationEvent, maxChars: number): ConversationEvent {
+  if (event.type !== 'tool-result' || event.content.length <= maxChars) return event;
+  return { ...event, content: cutForScreen(event.content, maxChars) };
+}
+
+export async function runChatTurn(context: TurnContext, text: string, signal: AbortSignal): Promise<void> {
+  const { config, store, batcher } = context;
+  const model = config.models[context.modelName()]!;
+  const callNames = new Map<string, { alias?: string; tool?: string }>();
+  const events = runConversation({
+    signal,
+    history: store.getState().messages,
+    text,
+    model,
+    // A frame is drawn from the store, so everything the turn showed before it must be there first.
+    approve: (request) => {
+      batcher.flush();
+      return store.getState().requestApproval(request);
+    },
+    confirmCommand: (command) => {
+      batcher.flush();
+      return store.getState().requestCommand(command);
+    },
+    deps: {
+      streamChat: context.streamChat,
+      mcp: context.mcp,
+      buildToolIndex: (servers) => buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
+      policy: context.policy,
+      config,
+      reportedProblems: context.reportedProblems,
+      cwd: context.cwd,
+      env: context.env,
+    },
+  });
+  let asked: string | undefined;
+  let answered = false;
+  let finishReason: string | undefined;
+  for await (const event of events) {
+    if (event.type === 'message') {
+      context.record(event.message);
+      if (event.message.role === 'user') asked ??= event.message.id;
+      else answered = true;
+    }
+    if (event.type === 'done') finishReason = event.finishReason;
+    if (event.type === 'tool-call') callNames.set(event.call.id, { alias: event.call.alias, tool: event.call.tool });
+    // "Always this tool / server" from the frame becomes a session rule the sidebar can show.
+    if (event.type === 'tool-decision' && event.decision.action === 'allow' && event.decision.by === 'user' && event.decision.scope !== 'once') {
+      const call = callNames.get(event.id);
+      if (call?.alias) store.getState().addSessionRule(`${call.alias}__${event.decision.scope === 'server' ? '*' : call.tool}`);
+    }
+    batcher.push(forDisplay(event, config.limits.displayResultChars));
+  }
+  if (asked !== undefined && !answered && (finishReason === 'cancelled' || finishReason === 'error')) context.withdraw(asked, text, finishReason);
+}
+
+/** A `!command` the user typed: it needs no confirmation (the user wrote it) and is recorded as an exec turn. */
+export async function runShellTurn(context: TurnContext, command: string, signal: AbortSignal): Promise<void> {
+  const { config, batcher } = context;
+  if (!config.shell.enabled) {
+    context.status('warn', 'shell commands are disabled (shell.enabled: false)');
+    return;
+  }
+  const id = randomUUID();
+  batcher.push({ type: 'command-proposed', command: { id, command } });
+  const settings = {
+    ...(config.shell.shell ? { shell: config.shell.shell } : {}),
+    timeoutMs: config.shell.timeoutMs,
+    maxOutputBytes: config.shell.maxOutputBytes,
+    cwd: context.cwd,
+    env: context.env,
+  };
+  const runner = execCommand(id, command, settings, signal, () => new Date().toISOString());
+  for (;;) {
+    const step = await runner.next();
+    if (step.done) {
+      context.record(step.value);
+      batcher.push({ type: 'message', message: step.value });
+      break;
+    }
+    batcher.push(step.value);
+  }
+}

@@ -1,0 +1,209 @@
+import { EventEmitter } from 'node:events';
+import sliceAnsi from 'slice-ansi';
+import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
+
+/**
+ * Our own frame writer for the full-screen UI.
+ *
+ * Ink lays out and renders the React tree into a frame (one string, one line per terminal row);
+ * this class puts it on the alternate screen. Ink's built-in writers are made for output that
+ * grows below a shell prompt: once a frame is as tall as the terminal they clear the whole screen
+ * on every render, and the incremental one loses a row when the frame ends in a newline. Here
+ * every line is addressed absolutely, only lines that changed since the last frame are written,
+ * and each update is wrapped in a synchronized-output block so terminals that support it never
+ * show a half-drawn frame. That keeps bytes per streamed token small and the screen flicker-free.
+ *
+ * The transcript is not part of Ink's frame (see transcript/layer.ts): it is a region at the
+ * top-left corner that Ink leaves blank and this writer fills in, and whose rows the terminal
+ * scrolls itself when they moved up.
+ */
+
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const HIDE_CURSOR = '\x1b[?25l';
+const RESET = '\x1b[0m';
+const ERASE_LINE_RIGHT = '\x1b[K';
+const ERASE_LINE = '\x1b[2K';
+const SGR = /\x1b\[[0-9;:]*m/;
+const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+
+export interface ScreenTarget {
+  write(data: string): unknown;
+  columns?: number;
+  rows?: number;
+}
+
+/**
+ * A block at the top-left corner of the screen drawn by someone other than Ink (the transcript):
+ * Ink leaves it blank, the writer puts these rows there. Inactive while its size is 0.
+ */
+export interface ScreenRegion {
+  readonly width: number;
+  readonly height: number;
+  /** The region's rows top to bottom (missing rows are blank), none wider than `width`. */
+  rows(): readonly string[];
+}
+
+let blanks = '';
+/** `width` plain spaces (kept, as every frame asks for the same width). */
+function spaces(width: number): string {
+  if (blanks.length !== width) blanks = ' '.repeat(width);
+  return blanks;
+}
+
+function splitLines(frame: string): string[] {
+  const lines = frame.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export class ScreenWriter {
+  private previous: Row[] = [];
+  private frame: string[] = [];
+  private region: ScreenRegion | undefined;
+  private fullRepaint = true;
+  /** Bytes written since start; the benchmark reads this. */
+  bytesWritten = 0;
+
+  constructor(private readonly target: ScreenTarget) {}
+
+  /** The next frame is drawn whole (after a resize, Ctrl+L, or anything else that wrote to the screen). */
+  invalidate(): void {
+    this.fullRepaint = true;
+  }
+
+  /** Draws `region` over the top-left corner of every frame from now on (undefined: none). */
+  setRegion(region: ScreenRegion | undefined): void {
+    this.region = region;
+  }
+
+  /** The rows of the screen: Ink's frame with the region laid over its corner. */
+  private compose(screenRows: number): { rows: Row[]; regionHeight: number } {
+    const lines = this.frame.length > screenRows ? this.frame.slice(0, screenRows) : this.frame;
+    const region = this.region;
+    const regionHeight = region && region.width > 0 ? Math.min(region.height, screenRows) : 0;
+    const rows: Row[] = [];
+    const count = Math.max(lines.length, regionHeight);
+    const regionRows = regionHeight > 0 ? region!.rows() : [];
+    for (let row = 0; row < count; row++) {
+      const line = lines[row] ?? '';
+      if (row >= regionHeight) {
+        rows.push({ left: line, right: '', cut: -1 });
+        continue;
+      }
+      const width = region!.width;
+      // Ink left the region blank: its line starts with that many plain spaces, or ends before.
+      let right = '';
+      if (line.length > width) right = line.startsWith(spaces(width)) ? line.slice(width) : sliceAnsi(line, width);
+      rows.push({ left: regionRows[row] ?? '', right: right.trim().length > 0 ? right : '', cut: width });
+    }
+    return { rows, regionHeight };
+  }
+
+  /**
+   * Draws a frame from Ink, or (without one) the last frame again with the region's current rows.
+   * Only rows that changed are written; when the region's rows moved (a streamed answer
+   * scrolling), the terminal scrolls them itself inside a scroll region and only what is new is
+   * written.
+   */
+  render(frame?: string): void {
+    if (frame !== undefined) this.frame = splitLines(frame);
+    const screenRows = this.target.rows || 24;
+    const { rows, regionHeight } = this.compose(screenRows);
+
+    let out = '';
+    let before = this.previous;
+    if (this.fullRepaint) {
+      out += HIDE_CURSOR + RESET + '\x1b[2J';
+      before = [];
+    } else {
+      const plan = planScroll(before, rows, regionHeight);
+      if (plan) {
+        out += scrollSequence(plan, RESET);
+        before = scrolled(before, plan);
+      }
+    }
+
+    // A reset goes before erasing when the text written before may have left a style open
+    // (erasing fills with the current background).
+    let styled = true;
+    const write = (text: string) => {
+      out += text;
+      styled = SGR.test(text);
+    };
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      const old = before[index];
+      if (sameRow(old, row)) continue;
+      const reset = styled ? RESET : '';
+      const line = index + 1;
+      if (old && old.cut === row.cut && row.cut >= 0 && old.right === row.right) {
+        // Only the region's part changed: erase just that many cells, then write it.
+        write(`\x1b[${line};1H${reset}\x1b[${row.cut}X${row.left}`);
+      } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
+        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
+      } else {
+        // A changed row is erased first, then written: erasing after it would need its width (a
+        // full-width row leaves the cursor on its last cell, which an erase would delete).
+        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${row.right}` : '';
+        write(`\x1b[${line};1H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
+      }
+    }
+    for (let index = rows.length; index < before.length && index < screenRows; index++) {
+      if (before[index]!.left === '' && before[index]!.right === '') continue;
+      out += `\x1b[${index + 1};1H${RESET}${ERASE_LINE}`;
+    }
+    this.previous = rows;
+    this.fullRepaint = false;
+    if (out.length === 0) return;
+    const data = SYNC_START + out + RESET + SYNC_END;
+    this.bytesWritten += Buffer.byteLength(data);
+    this.target.write(data);
+  }
+}
+
+/**
+ * What Ink gets as its stdout: it reports the real terminal's size and forwards resizes, and hands
+ * each rendered frame to the ScreenWriter instead of the terminal. Ink runs in debug mode against
+ * it, so every write is a whole frame; the few cursor-only writes Ink makes on its own (hiding and
+ * showing the cursor) carry no text and are dropped.
+ */
+export class FrameSink extends EventEmitter {
+  readonly isTTY = true;
+
+  constructor(
+    private readonly terminal: NodeJS.WriteStream,
+    private readonly onFrame: (frame: string) => void,
+  ) {
+    super();
+    const forwardResize = () => this.emit('resize');
+    terminal.on('resize', forwardResize);
+    this.once('close', () => terminal.off('resize', forwardResize));
+  }
+
+  get columns(): number {
+    return this.terminal.columns || 80;
+  }
+
+  get rows(): number {
+    return this.terminal.rows || 24;
+  }
+
+  write(data: string | Uint8Array): boolean {
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    if (!text.includes('\n') && text.replace(ESCAPE_SEQUENCE, '').trim().length === 0) return true;
+    this.onFrame(text);
+    return true;
+  }
+
+  // Ink only needs these to exist on a stream.
+  end(): void {}
+  cork(): void {}
+  uncork(): void {}
+  getColorDepth(): number {
+    return this.terminal.getColorDepth?.() ?? 8;
+  }
+  hasColors(count?: number): boolean {
+    return this.terminal.hasColors?.(count) ?? true;
+  }
+}

@@ -1,0 +1,244 @@
+import { memo, useEffect, useRef } from 'react';
+import { InputBar } from '../panels/InputBar';
+import type { Theme } from '../../terminal/theme';
+import { selectEditor, selectFocus, selectFrameWaiting, selectSomethingRuns } from '../../state/selectors';
+import type { AppStore } from '../../state/store';
+import { EMPTY_EDITOR } from '../../state/slices/ui';
+import type { EditorState } from '../../state/types';
+import { commonPrefix, DEFAULT_COMMANDS, findCompletion, type CompletionSources } from '../../runtime/completion';
+import type { AppController } from '../../runtime/controller';
+import { flashHint } from '../../runtime/hints';
+import { applyEditorKey, COLLAPSE_CHARS, COLLAPSE_LINES, editorFromText, expandText, insertText, lineCount } from '../input/editor';
+import { KeyPriority } from '../../terminal/keyboard/keyInput';
+import { MAX_PASTE_CHARS } from '../../terminal/keyboard/tokenizer';
+import type { KeyEvent } from '../../terminal/keyboard/keys';
+import { useKeys } from '../keys/useKeys';
+import { HistoryCursor } from '../../runtime/inputHistory';
+import { useAppState, useAppStoreApi, useController, useUiEnv, type UiEnv } from '../StoreContext';
+
+interface CompletionCycle {
+  /** The text Tab produced last; another Tab on the same text moves on to the next candidate. */
+  text: string;
+  from: number;
+  candidates: string[];
+  index: number;
+}
+
+function completionSources(store: AppStore, env: UiEnv): CompletionSources {
+  const state = store.getState();
+  const tools: string[] = [];
+  for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
+  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [] };
+}
+
+export interface InputKeyDeps {
+  store: AppStore;
+  controller: AppController;
+  env: UiEnv;
+  history: HistoryCursor;
+  /** The input as it was before ↑ started walking the history (chips included). */
+  stash: { current: EditorState | undefined };
+  cycle: { current: CompletionCycle | undefined };
+  /** The text the last history step put in the input. */
+  recalledText?: string;
+  /**
+   * What Tab put in the status bar and the text it was for: the candidates (kept while Tab cycles
+   * through them), or `nothing to complete` (`once`: gone with the next key).
+   */
+  completionHint?: { hint: string; text: string; once?: boolean };
+}
+
+const NOTHING_TO_COMPLETE = 'nothing to complete';
+
+/** Takes down what an earlier Tab put in the status bar, if it is still there. */
+function clearCompletionHint(deps: InputKeyDeps): void {
+  const shown = deps.completionHint;
+  if (!shown) return;
+  deps.completionHint = undefined;
+  if (deps.store.getState().hint === shown.hint) deps.store.getState().setHint(undefined);
+}
+
+function complete(deps: InputKeyDeps, editor: EditorState): void {
+  const { store } = deps;
+  const text = editor.text;
+  const cycle = deps.cycle.current;
+  const set = (next: string) => store.getState().setEditor({ ...editorFromText(next), killed: editor.killed });
+  if (cycle && cycle.text === text) {
+    const index = (cycle.index + 1) % cycle.candidates.length;
+    const next = text.slice(0, cycle.from) + cycle.candidates[index]!;
+    deps.cycle.current = { ...cycle, text: next, index };
+    set(next);
+    // Cycling keeps the list it cycles through on show.
+    if (deps.completionHint) deps.completionHint = { ...deps.completionHint, text: next };
+    return;
+  }
+  // A new completion: whatever an earlier Tab said (candidates, or that there was nothing) is stale.
+  clearCompletionHint(deps);
+  const found = findCompletion(text, completionSources(store, deps.env));
+  if (!found || found.candidates.length === 0) {
+    flashHint(store, NOTHING_TO_COMPLETE);
+    deps.completionHint = { hint: NOTHING_TO_COMPLETE, text, once: true };
+    return;
+  }
+  if (found.candidates.length === 1) {
+    set(text.slice(0, found.from) + found.candidates[0]! + ' ');
+    return;
+  }
+  const prefix = commonPrefix(found.candidates);
+  if (prefix.length > found.word.length) {
+    set(text.slice(0, found.from) + prefix);
+  } else {
+    const next = text.slice(0, found.from) + found.candidates[0]!;
+    deps.cycle.current = { text: next, from: found.from, candidates: found.candidates, index: 0 };
+    set(next);
+  }
+  const hint = found.candidates.join('  ');
+  flashHint(store, hint, 5000);
+  deps.completionHint = { hint, text: store.getState().editor.text };
+}
+
+/** Candidates listed for another text are stale: they go as soon as the input changes. */
+function dropStaleCompletionHint(deps: InputKeyDeps): void {
+  const shown = deps.completionHint;
+  if (!shown) return;
+  const state = deps.store.getState();
+  if (state.hint !== shown.hint) {
+    deps.completionHint = undefined;
+    return;
+  }
+  if (state.editor.text === shown.text) return;
+  deps.completionHint = undefined;
+  state.setHint(undefined);
+}
+
+function submit(deps: InputKeyDeps, editor: EditorState): void {
+  const { store, controller, env } = deps;
+  const text = expandText(editor);
+  if (text.trim().length === 0) return;
+  const state = store.getState();
+  if (selectFrameWaiting(state)) {
+    flashHint(store, 'answer the frame above first');
+    return;
+  }
+  env.history.add(text, editor.literal === true);
+  deps.history.reset();
+  deps.stash.current = undefined;
+  state.setEditor({ ...EMPTY_EDITOR, killed: editor.killed });
+  state.scrollToBottom();
+  controller.submit(text, editor.literal ? { literal: true } : undefined);
+}
+
+/**
+ * A history entry back in the input. A large one shows as a `[pasted N lines]` chip again, as it
+ * did when it was sent (and, like any paste, a leading `:` or `!` in it stays text). Going back
+ * (↑) puts the cursor on the first line, so the next ↑ moves on to the older entry: a multi-line
+ * entry is one step; going forward (↓) puts it at the end, so the next ↓ moves on to the newer one.
+ */
+export function recalledEditor(entry: string, direction: 'up' | 'down', killed: string, literal = false): EditorState {
+  const large = lineCount(entry) >= COLLAPSE_LINES || entry.length > COLLAPSE_CHARS;
+  const state = large ? insertText(EMPTY_EDITOR, entry, true) : editorFromText(entry);
+  const firstLineEnd = state.text.indexOf('\n');
+  const cursor = direction === 'up' && firstLineEnd !== -1 ? firstLineEnd : state.text.length;
+  // Sent as literal text (a pasted `!…`): sent again, it is a message again, never a command.
+  return { ...state, cursor, killed, ...(literal ? { literal: true } : {}) };
+}
+
+function walkHistory(deps: InputKeyDeps, editor: EditorState, direction: 'up' | 'down'): boolean {
+  const { store, history } = deps;
+  const show = (next: EditorState) => {
+    deps.recalledText = next.text;
+    store.getState().setEditor(next);
+  };
+  if (direction === 'up') {
+    if (!history.browsing) deps.stash.current = editor;
+    const entry = history.previous(expandText(editor));
+    if (entry === undefined) return true;
+    show(recalledEditor(entry, 'up', editor.killed, deps.env.history.isLiteral(entry)));
+    return true;
+  }
+  if (!history.browsing) return true;
+  const entry = history.next();
+  if (!history.browsing && deps.stash.current) {
+    show(deps.stash.current);
+    deps.stash.current = undefined;
+    return true;
+  }
+  if (entry !== undefined) show(recalledEditor(entry, 'down', editor.killed, deps.env.history.isLiteral(entry)));
+  return true;
+}
+
+/**
+ * The input changed by something other than walking the history (typing, Ctrl+C clearing it,
+ * sending): the walk is over, and the next ↑ starts again from the newest entry.
+ */
+function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
+  if (!deps.history.browsing || text === deps.recalledText) return;
+  deps.history.reset();
+  deps.stash.current = undefined;
+  deps.recalledText = undefined;
+}
+
+/** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
+export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
+  const state = deps.store.getState();
+  if (state.focus !== 'input') return false;
+  const editor = state.editor;
+  // `nothing to complete` answered one Tab; the next key (typing, moving, another Tab) ends it.
+  if (deps.completionHint?.once) clearCompletionHint(deps);
+
+  if (key.name === 'escape' && !key.meta) {
+    if (selectSomethingRuns(state) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+    return true;
+  }
+  if (key.name === 'tab' && !key.shift && editor.text.startsWith(':') && !editor.literal) {
+    complete(deps, editor);
+    return true;
+  }
+  if (key.truncated) flashHint(deps.store, `the paste was longer than ${MAX_PASTE_CHARS / 1024 / 1024} MB and was cut there`, 6000);
+  const result = applyEditorKey(editor, key, { multiline: true });
+  if (result.kind === 'submit') {
+    submit(deps, result.state);
+    return true;
+  }
+  if (result.kind === 'edit') {
+    if (result.state !== editor) {
+      // Moving the cursor keeps walking the history; changing the text makes it the new draft.
+      if (result.state.text !== editor.text) {
+        deps.history.reset();
+        deps.stash.current = undefined;
+        deps.cycle.current = undefined;
+      }
+      state.setEditor(result.state);
+    }
+    return true;
+  }
+  if ((key.name === 'up' || key.name === 'down') && !key.ctrl && !key.meta) return walkHistory(deps, editor, key.name);
+  return false;
+}
+
+export interface InputContainerProps {
+  width: number;
+  maxRows: number;
+  theme: Theme;
+}
+
+/** The input bar and its keys; subscribes to the editor only, so typing re-renders only this. */
+export const InputContainer = memo(function InputContainer({ width, maxRows, theme }: InputContainerProps) {
+  const store = useAppStoreApi();
+  const controller = useController();
+  const env = useUiEnv();
+  const editor = useAppState(selectEditor);
+  // A frame or the connect prompt takes the keys while the focus stays here: no cursor then.
+  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined);
+  const deps = useRef<InputKeyDeps | undefined>(undefined);
+  deps.current ??= { store, controller, env, history: new HistoryCursor(env.history), stash: { current: undefined }, cycle: { current: undefined } };
+  deps.current.controller = controller;
+  deps.current.env = env;
+  useKeys((key) => handleInputKey(deps.current!, key), KeyPriority.panel);
+  // Whatever changed the text (editing, Ctrl+C, history, sending), old candidates no longer apply.
+  useEffect(() => {
+    dropStaleCompletionHint(deps.current!);
+    endStaleHistoryWalk(deps.current!, editor.text);
+  }, [editor.text]);
+  return <InputBar editor={editor} focused={focused} width={width} maxRows={maxRows} theme={theme} />;
+});

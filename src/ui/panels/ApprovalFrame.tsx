@@ -1,0 +1,144 @@
+import type { ToolCallView } from '../../services/conversation/types';
+import { sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
+import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
+import { SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
+import { graphemes, lineWidth, markWhitespace, truncate, width, wrapLine, wrapWords, type Line } from './text';
+import type { Theme } from '../../terminal/theme';
+
+/** The answers, in button order; `e` opens the reason line. */
+export const APPROVAL_BUTTONS: FrameButton[] = [
+  { key: 'y', label: 'Allow once', short: 'once' },
+  { key: 't', label: 'Always this tool', short: 'tool' },
+  { key: 's', label: 'Always this server', short: 'server' },
+  { key: 'n', label: 'Deny', short: 'deny' },
+  { key: 'e', label: 'Deny with reason', short: 'reason' },
+];
+
+/** The arguments as the frame shows them: pretty JSON of what will be sent, or the raw text. */
+export function argumentText(call: ToolCallView): { text: string; parsed: boolean } {
+  if (call.arguments !== undefined) return { text: JSON.stringify(call.arguments, null, 2), parsed: true };
+  return { text: call.rawArguments, parsed: false };
+}
+
+/**
+ * Everything the user approves, escaped and wrapped to `columns`. The header (full tool name,
+ * server and tool, the first line of the description, what changed in the definition) stays on
+ * screen while the arguments scroll under it, so what is allowed is always in view.
+ */
+export function approvalParts(call: ToolCallView, columns: number): FrameParts {
+  const callLine = wrapLine([{ text: 'call ', tone: 'muted' }, { text: sanitizeLabel(call.wireName), tone: 'bold' }], columns);
+  const identity =
+    call.alias !== undefined || call.tool !== undefined
+      ? wrapLine(
+          [
+            { text: 'server ', tone: 'muted' },
+            { text: sanitizeLabel(call.alias ?? '?'), tone: 'accent' },
+            { text: ' · tool ', tone: 'muted' },
+            { text: sanitizeLabel(call.tool ?? '?'), tone: 'accent' },
+          ],
+          columns,
+        )
+      : [];
+  const header: Line[] = [...callLine, ...identity];
+  const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');
+  if (description) header.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
+  // Said before the arguments: the user must know the tool is not the one they allowed before.
+  const changed = call.definitionChanged ? sanitizeLabel(call.definitionChanged) : undefined;
+  if (changed) header.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
+  const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
+  if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
+  const oneRowHeader = oneRow(call, changed !== undefined, columns);
+
+  const args = argumentText(call);
+  const body: Line[] = [];
+  for (const line of markWhitespace(sanitizeStrict(args.text.length > 0 ? args.text : '(none)'))) {
+    body.push(...wrapLine(line, columns));
+  }
+  const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
+  return { header, compactHeader, oneRowHeader, bodyLabel, body };
+}
+
+/** Cuts the middle out of `text` (marked `…`) so it takes at most `max` columns: both ends stay. */
+function elideMiddle(text: string, max: number): string {
+  if (width(text) <= max) return text;
+  const parts = graphemes(text);
+  const room = Math.max(0, max - 1);
+  let head = '';
+  let used = 0;
+  let front = 0;
+  while (front < parts.length && used + width(parts[front]!) <= Math.ceil(room / 2)) {
+    used += width(parts[front]!);
+    head += parts[front++];
+  }
+  let tail = '';
+  for (let back = parts.length - 1; back >= front && used + width(parts[back]!) <= room; back--) {
+    used += width(parts[back]!);
+    tail = parts[back] + tail;
+  }
+  return `${head}…${tail}`;
+}
+
+/**
+ * The one row kept in view when not even the compact header fits (the whole header then scrolls
+ * above the arguments): server and tool, their middles cut out when too long, saying so. The names
+ * come first; the `changed` flag and the note give way to them on a narrow frame (the border is
+ * drawn in the warning colour, and the `…` still shows the cut).
+ */
+function oneRow(call: ToolCallView, changed: boolean, columns: number): Line {
+  const identity = call.alias !== undefined || call.tool !== undefined;
+  const names = identity ? [sanitizeLabel(call.alias ?? '?'), sanitizeLabel(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
+  const avail = columns - (identity ? width('server  · tool ') : width('call '));
+  const needed = names.reduce((sum, name) => sum + width(name), 0);
+  const flagText = changed ? ' ▲ changed' : '';
+  if (needed + width(flagText) <= avail) return rowOf(identity, names, flagText, '');
+  if (needed <= avail) return rowOf(identity, names, '', '');
+  // The names have to be cut: the flag and the note stay while the names keep MIN_NAME_ROOM.
+  const flag = avail - width(flagText + SHORTENED_NOTE) >= MIN_NAME_ROOM ? flagText : '';
+  const note = avail - width(flag + SHORTENED_NOTE) >= MIN_NAME_ROOM ? SHORTENED_NOTE : '';
+  const room = Math.max(names.length * 2, avail - width(flag + note));
+  const aliasRoom = Math.min(width(names[0]!), Math.max(2, Math.floor(room / 3)));
+  const cut = identity ? [elideMiddle(names[0]!, aliasRoom), elideMiddle(names[1]!, room - aliasRoom)] : [elideMiddle(names[0]!, room)];
+  return rowOf(identity, cut, flag, note);
+}
+
+/** Below this many columns for the names, the flag and the note are left out of the one-row header. */
+const MIN_NAME_ROOM = 24;
+
+function rowOf(identity: boolean, names: string[], flag: string, note: string): Line {
+  const row: Line = identity
+    ? [{ text: 'server ', tone: 'muted' }, { text: names[0]!, tone: 'accent' }, { text: ' · tool ', tone: 'muted' }, { text: names[1]!, tone: 'accent' }]
+    : [{ text: 'call ', tone: 'muted' }, { text: names[0]!, tone: 'bold' }];
+  if (flag) row.push({ text: flag, tone: 'warn' });
+  if (note) row.push({ text: note, tone: 'muted' });
+  return row;
+}
+
+const REASON_FIELD: AskField = { mode: 'reason', prompt: [{ text: 'Reason: ', tone: 'accent' }], help: 'Enter deny with this reason · Esc back' };
+
+export interface ApprovalLayoutInput {
+  parts: FrameParts;
+  width: number;
+  maxHeight: number;
+  ui: AskLayoutInput['ui'];
+  /** The keys work (the delay passed and everything has been on screen). */
+  armed: boolean;
+}
+
+export function layoutApproval(input: ApprovalLayoutInput): FrameLayout {
+  return layoutAsk({ ...input, buttons: APPROVAL_BUTTONS, field: REASON_FIELD });
+}
+
+export interface ApprovalFrameProps {
+  call: ToolCallView;
+  /** `1 of 3`: this call's place among those waiting. */
+  position: number;
+  count: number;
+  width: number;
+  layout: FrameLayout;
+  theme: Theme;
+}
+
+/** The inline frame that asks before a tool call runs. */
+export function ApprovalFrame({ call, ...rest }: ApprovalFrameProps) {
+  return <AskFrame title="Run this tool?" tone={call.definitionChanged ? 'warn' : 'accent'} {...rest} />;
+}

@@ -1,0 +1,49 @@
+import { sanitizeStrict } from '../../services/terminal/sanitize';
+import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
+import type { FrameButton, FrameLayout, FrameParts } from './frameLayout';
+import { markWhitespace, wrapLine, type Line } from './text';
+import type { Theme } from '../../terminal/theme';
+
+export const COMMAND_BUTTONS: FrameButton[] = [
+  { key: 'y', label: 'Run', short: 'run' },
+  { key: 'e', label: 'Edit, then run', short: 'edit' },
+  { key: 'n', label: 'Skip', short: 'skip' },
+];
+
+/** The proposed command exactly as it would run, escaped, every line shown; only the command scrolls. */
+export function commandParts(command: string, columns: number): FrameParts {
+  const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+  const body: Line[] = [];
+  const marked = markWhitespace(sanitizeStrict(command));
+  marked.forEach((line, index) => {
+    body.push(...wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
+  });
+  return { header, compactHeader: [], body };
+}
+
+const EDIT_FIELD: AskField = { mode: 'edit', prompt: [{ text: '$ ', tone: 'accent' }], help: 'Enter run the edited command · Esc back' };
+
+export interface CommandLayoutInput {
+  parts: FrameParts;
+  width: number;
+  maxHeight: number;
+  ui: AskLayoutInput['ui'];
+  armed: boolean;
+}
+
+export function layoutCommand(input: CommandLayoutInput): FrameLayout {
+  return layoutAsk({ ...input, buttons: COMMAND_BUTTONS, field: EDIT_FIELD });
+}
+
+export interface CommandFrameProps {
+  position: number;
+  count: number;
+  width: number;
+  layout: FrameLayout;
+  theme: Theme;
+}
+
+/** The inline frame that asks before a proposed shell command runs. */
+export function CommandFrame(props: CommandFrameProps) {
+  return <AskFrame title="Run this command?" tone="warn" {...props} />;
+}
