@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMcpManager } from '../src/services/mcp/index';
+import { createMcpManager } from '../src/services/mcp/client';
 import type { HttpServerConfig } from '../src/services/config/schema';
 import { VERSION } from '../src/version';
 import { followRedirects } from '../test/helpers/follow-redirects';

@@ -7,7 +7,6 @@ import type { AppConfig } from '../services/config/load';
 import { DEPTH_LIMIT_STATUS, runConversation } from '../services/conversation/index';
 import type { ConversationEvent } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir } from '../services/history/index';
-import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
 import { buildToolIndex } from '../services/tools/names';
 import { sanitize, sanitizeLabel, terminalSafeJson } from '../services/terminal/sanitize';
 import { createFilePinStore, pinsFile, trackDefinitions } from '../services/tools/pins';
@@ -78,6 +77,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   for (const warning of history.warnings) note(warning);
 
   // Nobody is there to sign in through a browser: a server that needs it is reported, not awaited.
+  const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
   const mcp = createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env), interactive: false });
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'status' && event.level !== 'info') note(event.message);

@@ -1,9 +1,6 @@
 import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
-import { createMcpManager, mcpOptionsFromConfig } from '../services/mcp/index';
-import { describeTarget } from '../services/mcp/connection';
-import { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from '../services/mcp/describe';
-import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
+import { describeServers, describeTarget, describeTool, describeTools, serverJson, toolJson, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { buildToolIndex, findTool } from '../services/tools/names';
 import { VERSION } from '../version';
@@ -79,6 +76,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
   // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
+  const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
   const manager = io.manager ?? createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env ?? process.env), interactive: sub === 'login' });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {

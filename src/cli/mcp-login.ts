@@ -1,7 +1,7 @@
 import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
 import { isStdioServer } from '../services/config/schema';
-import type { McpManagerService } from '../services/mcp/types';
+import type { McpManagerService } from '../services/mcp/index';
 import { sanitizeLabel } from '../services/terminal/sanitize';
 
 // `aish-tui mcp login <alias>`: the browser sign-in for one OAuth server, from a shell. The other

@@ -5,11 +5,8 @@ import { describeModels } from '../services/broker/models';
 import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
-import { parseConnectArguments, resolveConnectRequest } from '../services/mcp/connect-request';
-import { describeServers, describeTool, describeTools, toolNotFound } from '../services/mcp/describe';
+import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
-import { McpInputError } from '../services/mcp/input-error';
-import type { McpManagerService, ServerSnapshot } from '../services/mcp/types';
 import type { AppStore } from '../state/store';
 
 export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';

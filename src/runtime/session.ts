@@ -12,8 +12,7 @@ import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
 import type { Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHistory } from '../services/history/index';
-import { McpInputError } from '../services/mcp/input-error';
-import type { McpManagerService } from '../services/mcp/types';
+import { McpInputError, type McpManagerService } from '../services/mcp/index';
 import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
@@ -77,7 +76,7 @@ export function createSession(options: SessionOptions): Session {
   const mcp =
     options.mcp ??
     lazyMcpManager(async () => {
-      const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/index');
+      const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
       return createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
     });
   const redact = createRedactor(collectSecrets(config, env));

@@ -7,7 +7,7 @@ import type { AppConfig } from '../services/config/load';
 import type { createEventBatcher } from '../services/conversation/batcher';
 import { execCommand, runConversation } from '../services/conversation/index';
 import type { ConversationEvent, Message } from '../services/conversation/types';
-import type { McpManagerService } from '../services/mcp/types';
+import type { McpManagerService } from '../services/mcp/index';
 import { buildToolIndex } from '../services/tools/names';
 import type { ApprovalPolicy } from '../services/tools/policy';
 import type { AppStore } from '../state/store';

@@ -1,5 +1,5 @@
 import type { AppState } from './store';
-import type { ServerSnapshot } from '../services/mcp/types';
+import type { ServerSnapshot } from '../services/mcp/index';
 import { extractCommands } from '../services/shell/extract';
 
 // Named selectors: components subscribe to exactly the slice they draw, so a streaming delta

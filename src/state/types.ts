@@ -8,7 +8,7 @@ import type {
   ToolCallView,
   ToolDecision,
 } from '../services/conversation/types';
-import type { ServerSnapshot, ToolProgress } from '../services/mcp/types';
+import type { ServerSnapshot, ToolProgress } from '../services/mcp/index';
 
 /**
  * What the transcript shows. Each item carries a `version` that changes whenever its content

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createMcpManager, type McpManagerOptions } from '../../src/services/mcp/index';
+import { createMcpManager } from '../../src/services/mcp/client';
+import type { McpManagerOptions } from '../../src/services/mcp/index';
 import type { McpEvent, McpManagerService } from '../../src/services/mcp/types';
 
 // Shared pieces for the MCP integration tests: a manager with a scratch state directory that

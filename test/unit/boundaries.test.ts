@@ -84,6 +84,24 @@ describe('folder boundaries', () => {
     });
   });
 
+  it('outside services/mcp, MCP is reached through its entry point index (the client only by a lazy import)', () => {
+    // ui/ keeps to type-only modules (the rule above), so it may name services/mcp/types with `import type`.
+    const offenders: string[] = [];
+    for (const file of files(SRC).filter((full) => !path.relative(SRC, full).startsWith(path.join('services', 'mcp') + path.sep))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(import\s+type\s|import\s|export\s)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+        const spec = (match[2] ?? match[3])!;
+        const target = resolveInSrc(file, spec);
+        if (!target?.startsWith('services/mcp/')) continue;
+        const dynamic = match[3] !== undefined;
+        const typeOnly = match[1] !== undefined && /^import\s+type\s/.test(match[1]);
+        const allowed = target === 'services/mcp/index' || (dynamic && target === 'services/mcp/client') || (typeOnly && target === 'services/mcp/types');
+        if (!allowed) offenders.push(`${path.relative(SRC, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('finds the imports it checks (the scanner itself works)', () => {
     const app = imports(path.join(SRC, 'ui', 'App.tsx'));
     expect(app).toContain('ink');

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelConfig, StreamChat } from '../broker/types';
 import type { AppConfig } from '../config/load';
-import type { McpService, ServerSnapshot } from '../mcp/types';
+import type { McpService, ServerSnapshot } from '../mcp/index';
 import type { ToolIndex } from '../tools/names';
 import type { ApprovalPolicy } from '../tools/policy';
 import { extractCommands } from '../shell/extract';

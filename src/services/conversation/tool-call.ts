@@ -2,8 +2,7 @@
 // through the MCP service, and answered with exactly one tool turn whatever happens (seed §4:
 // an unanswered call breaks strict chat templates and leaves the model guessing).
 import type { CompletedToolCall } from '../broker/types';
-import { ARGUMENTS_INVALID, CANCELLED } from '../mcp/texts';
-import type { McpService, ToolCallOutcome, ToolOutcomeKind } from '../mcp/types';
+import { ARGUMENTS_INVALID, CANCELLED, type McpService, type ToolCallOutcome, type ToolOutcomeKind } from '../mcp/index';
 import type { IndexedTool } from '../tools/names';
 import { HEADLESS_NO_RULE, type ApprovalPolicy } from '../tools/policy';
 import { createChannel } from './channel';

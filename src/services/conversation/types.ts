@@ -1,5 +1,5 @@
 import type { FinishReason, Usage } from '../broker/types';
-import type { ToolOutcomeKind, ToolProgress } from '../mcp/types';
+import type { ToolOutcomeKind, ToolProgress } from '../mcp/index';
 
 /** A tool call as the model sent it; `name` is the wire name, `arguments` the raw string. */
 export interface ToolCallRecord {

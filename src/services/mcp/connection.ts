@@ -1,10 +1,11 @@
 import { Client, type FetchLike, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
-import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config/schema';
+import { isStdioServer, type HttpServerConfig } from '../config/schema';
 import { startBuiltinServer } from '../builtin/index';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
 import { limitMessageSize, sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
+import type { SessionSpec } from './target';
 import type { TransportKind } from './types';
 import { watchConnection } from './connection-watch';
 import { endHttpSession } from './session-end';
@@ -14,7 +15,7 @@ import { processEndLine } from './connect-failure';
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
 
-export type SessionSpec = { kind: 'config'; config: ServerConfig } | { kind: 'builtin' };
+export type { SessionSpec } from './target';
 
 export interface Connection {
   client: Client;
@@ -139,19 +140,4 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   }
   const processEnd = () => processEndLine({ exit: transport.exit, stderr: context.stderr, strayStdout: transport.strayStdout.first });
   return { client, transport, kind: 'stdio', close: () => client.close(), processEnd };
-}
-
-/** What the sidebar shows as the server's address; credentials in a URL are never shown. */
-export function describeTarget(spec: SessionSpec): string {
-  if (spec.kind === 'builtin') return 'built-in';
-  const config = spec.config;
-  if (isStdioServer(config)) return [config.command, ...(config.args ?? [])].join(' ');
-  try {
-    const url = new URL(config.url);
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    return config.url;
-  }
 }

@@ -1,7 +1,14 @@
-// First: before the SDK builds any message schema (see zod-mode.ts).
-import './zod-mode';
-// The MCP side of aish-tui: one manager for every server (config, runtime, built-in).
-export { createMcpManager, McpInputError, aliasFromUrl } from './manager';
-export { mcpOptionsFromConfig, type McpManagerOptions, type McpLimits } from './options';
-export { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR } from './calls';
+// The MCP side of aish-tui as the rest of the app sees it: nothing outside services/mcp imports
+// any other file of it (test/unit/boundaries.test.ts), except the client itself (client.ts: the
+// SDK, the transports, the built-in server), which is only ever loaded with a dynamic import. This
+// module stays light because the front ends import it before their first frame.
 export type * from './types';
+export type { McpManagerOptions, McpLimits } from './options';
+export type { SessionSpec } from './target';
+export { McpInputError } from './input-error';
+export { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TOOL_REPORTED_ERROR, TRANSPORT_ERROR } from './texts';
+export { taskSupportProblem } from './task-support';
+export { aliasFromUrl, CONNECT_USAGE, parseConnectArguments, resolveConnectRequest } from './connect-request';
+export { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from './describe';
+export { describeTarget } from './target';
+

@@ -1,7 +1,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
-import { describeTarget, type Connection, type SessionSpec } from './connection';
+import type { Connection } from './connection';
+import { describeTarget, type SessionSpec } from './target';
 import { describeError, isUnauthorized } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';

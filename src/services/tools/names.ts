@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../broker/types';
-import { taskSupportProblem } from '../mcp/task-support';
-import type { McpToolInfo, ServerSnapshot } from '../mcp/types';
+import { taskSupportProblem, type McpToolInfo, type ServerSnapshot } from '../mcp/index';
 
 // Tools reach the model as `<alias>__<tool>` (seed §2). The wire name must satisfy the strictest
 // provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'safe-stable-stringify';
-import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/types';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/index';
 import type { DefinitionPins } from './policy';
 
 /**

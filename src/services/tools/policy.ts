@@ -5,7 +5,7 @@
 // about its own tools (annotations such as readOnlyHint, titles, descriptions) never decides
 // anything here: only the user's rules do.
 import { aliasProblem } from '../config/schema';
-import type { McpToolInfo } from '../mcp/types';
+import type { McpToolInfo } from '../mcp/index';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { McpEvent } from '../../services/mcp/types';
+import type { McpEvent } from '../../services/mcp/index';
 import type { McpSlice } from '../types';
 import type { AppState } from '../store';
 

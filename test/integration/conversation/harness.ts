@@ -10,7 +10,7 @@ import type { StdioServerConfig } from '../../../src/services/config/schema';
 import { runConversation, type ConversationInput } from '../../../src/services/conversation/index';
 import { buildRequestMessages } from '../../../src/services/conversation/context';
 import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent, Message, ProposedCommand } from '../../../src/services/conversation/types';
-import { createMcpManager } from '../../../src/services/mcp/index';
+import { createMcpManager } from '../../../src/services/mcp/client';
 import type { McpManagerService } from '../../../src/services/mcp/types';
 import { buildToolIndex } from '../../../src/services/tools/names';
 import { createApprovalPolicy, type ApprovalPolicy, type PolicyOptions } from '../../../src/services/tools/policy';

@@ -1,6 +1,6 @@
 import { config } from 'zod/v4/core';
 import { describe, expect, it } from 'vitest';
-import { createMcpManager } from '../../../src/services/mcp/index';
+import { createMcpManager } from '../../../src/services/mcp/client';
 
 describe('MCP message validation', () => {
   it('parses without compiling a parser per schema (the MCP side switches zod to jitless)', () => {
