@@ -1,3 +1,4 @@
+import { formatDuration } from '../services/shared/duration';
 import type { Clipped } from './preview';
 import type { ChatStyles } from './style';
 import { serialize, truncateSpans, type Span } from './text';
@@ -60,11 +61,7 @@ export function spinnerFrame(now: number): string {
   return SPINNER[Math.floor(now / TICK_MS) % SPINNER.length]!;
 }
 
-/** `12ms`, `4.2s`, `3m 07s`. */
+/** `12ms`, `4.2s`, `3m 07s`: the services' one duration formatter, in its steady-width clock style. */
 export function formatElapsed(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)}s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}m ${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
+  return formatDuration(ms, 'clock');
 }

@@ -102,6 +102,10 @@ describe('folder boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('services/shared (redactor, duration formatter, async queue) is the bottom: it imports no other part of the app', () => {
+    check('services/shared', (_spec, target) => !(target && !target.startsWith('services/shared/')));
+  });
+
   it('finds the imports it checks (the scanner itself works)', () => {
     const app = imports(path.join(SRC, 'ui', 'App.tsx'));
     expect(app).toContain('ink');

@@ -1,5 +1,6 @@
 import ky, { HTTPError } from 'ky';
-import { formatSeconds, htmlText, oneLine } from './errors';
+import { formatDuration } from '../shared/duration';
+import { htmlText, oneLine } from './errors';
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
 import type { Watchdog } from './watchdog';
 import { errorMessageOf } from './wire';
@@ -64,7 +65,7 @@ export async function connect(options: ConnectOptions): Promise<Response> {
         const said = shortServerMessage(await options.readBody(error.response).catch(() => ''));
         options.watchdog.pause();
         options.status(
-          `HTTP ${error.response.status}${said ? `: ${said}` : ''}; retrying in ${formatSeconds(nextDelay)} (${retryCount}/${options.maxRetries})`,
+          `HTTP ${error.response.status}${said ? `: ${said}` : ''}; retrying in ${formatDuration(nextDelay, 'rounded')} (${retryCount}/${options.maxRetries})`,
         );
         return true;
       },

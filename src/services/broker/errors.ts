@@ -5,19 +5,6 @@ import { errorMessageOf } from './wire';
 /** Longest server text we put into one error line. */
 export const SNIPPET_CHARS = 400;
 
-/**
- * Replaces every secret by `[redacted]`. Servers echo keys back (e.g. "Incorrect API key provided:
- * sk-…"), so every message built from a server's words passes through here (DESIGN.md §5.6).
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    // Very short values would redact ordinary words; no real key is that short.
-    if (secret.length >= 6) out = out.split(secret).join('[redacted]');
-  }
-  return out;
-}
-
 /** One line, whitespace collapsed, at most `max` characters. */
 export function oneLine(text: string, max = SNIPPET_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -164,11 +151,4 @@ export function unreachableMessage(modelName: string, url: string, error: unknow
     ? 'is llama-server, Ollama or LM Studio running there? --base-url points elsewhere'
     : 'check the URL and the network; --base-url points elsewhere';
   return `cannot reach ${modelName} at ${url}: ${networkReason(error)} (${hint})`;
-}
-
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  if (seconds < 10) return `${Number(seconds.toFixed(1))}s`;
-  if (seconds < 120) return `${Math.round(seconds)}s`;
-  return `${Number((seconds / 60).toFixed(1))}min`;
 }

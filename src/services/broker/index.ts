@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type AccumulatorState, createAccumulator, finalize } from './accumulator';
 import { looksLikeSse, readJsonReply, readLimited } from './body';
 import { connect, HTTPError } from './connect';
-import { credentialSource, errorCode, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from './errors';
-import { StatusQueue } from './status-queue';
+import { createAsyncQueue, drainUntil } from '../shared/async-queue';
+import { formatDuration } from '../shared/duration';
+import { redact } from '../shared/redact';
+import { credentialSource, errorCode, httpErrorMessage, networkReason, oneLine, unreachableMessage } from './errors';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
 import {
   buildBody,
@@ -135,7 +137,6 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
     return;
   }
 
-  const statuses = new StatusQueue();
   const stop = new AbortController();
   const watchdog = new Watchdog(timeouts, () => stop.abort(new Error('timeout')));
   const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
@@ -151,13 +152,13 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
       yield {
         type: 'error',
         kind: 'timeout',
-        message: `no answer from ${model.name} at ${shownUrl} within ${formatSeconds(timeouts.firstByteMs)} (broker.firstByteTimeoutMs); is the model still loading?`,
+        message: `no answer from ${model.name} at ${shownUrl} within ${formatDuration(timeouts.firstByteMs, 'rounded')} (broker.firstByteTimeoutMs); is the model still loading?`,
       }
     } else if (watchdog.fired === 'idle') {
       yield {
         type: 'error',
         kind: 'timeout',
-        message: `${model.name} sent nothing for ${formatSeconds(timeouts.idleMs)} in the middle of the answer; gave up (broker.idleTimeoutMs)`,
+        message: `${model.name} sent nothing for ${formatDuration(timeouts.idleMs, 'rounded')} in the middle of the answer; gave up (broker.idleTimeoutMs)`,
       }
     } else if (isTooLarge(failure)) {
       yield { type: 'error', kind: 'protocol', message: `the answer from ${model.name} is too large: ${(failure as Error).message}` };
@@ -173,7 +174,7 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   function* httpFailure(status: number, text: string, retryAfter: string | null): Generator<BrokerEvent, void, undefined> {
     let message = httpErrorMessage(status, text, { keySource: credentialSource(model), modelId: model.model, url: shownUrl });
     const asked = parseRetryAfter(retryAfter);
-    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatSeconds(asked)})`;
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatDuration(asked, 'rounded')})`;
     yield { type: 'error', kind: 'http', status, message };
     yield { type: 'finish', reason: 'error' };
   }
@@ -183,6 +184,8 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
     let resent = false;
     while (!response) {
       const includeUsage = wantsStreamUsage(model);
+      // The retry hook reports its waits as callbacks; they are yielded while the wait happens, not after.
+      const statuses = createAsyncQueue<BrokerEvent>();
       try {
         const pending = connect({
           url,
@@ -194,7 +197,7 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
           status: (message) => statuses.push({ type: 'status', message }),
           readBody: async (reply) => (await readLimited(reply, ERROR_BODY_BYTES)).text,
         });
-        response = yield* statuses.drainUntil(pending);
+        response = yield* drainUntil(statuses, pending);
       } catch (error) {
         if (!(error instanceof HTTPError)) {
           // A kept-alive connection the server closed meanwhile (it restarted) fails at once with a

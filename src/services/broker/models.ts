@@ -1,5 +1,7 @@
 import { readLimited } from './body';
-import { credentialSource, formatSeconds, httpErrorMessage, networkReason, oneLine, redact } from './errors';
+import { formatDuration } from '../shared/duration';
+import { redact } from '../shared/redact';
+import { credentialSource, httpErrorMessage, networkReason, oneLine } from './errors';
 import { buildHeaders, resolveApiKey, secretsOf } from './request';
 import type { ModelConfig } from './types';
 import { isObject, nonEmptyString } from './wire';
@@ -111,7 +113,7 @@ export async function listServerModels(model: ModelConfig, options: ModelListOpt
     status = response.status;
     ({ text } = await readLimited(response, MODEL_LIST_BYTES));
   } catch (error) {
-    if (timeout.aborted) throw fail(`no answer within ${formatSeconds(options.timeoutMs)}`, 'unreachable');
+    if (timeout.aborted) throw fail(`no answer within ${formatDuration(options.timeoutMs, 'rounded')}`, 'unreachable');
     throw fail(networkReason(error), 'unreachable');
   }
   if (status < 200 || status >= 300) {

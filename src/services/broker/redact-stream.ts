@@ -1,7 +1,4 @@
-import { redact } from './errors';
-
-/** Shorter values would mask ordinary words; redact() ignores them too. */
-const MIN_SECRET_LENGTH = 6;
+import { redact, secretValues } from '../shared/redact';
 
 /**
  * Redaction for text that arrives in pieces. A server that echoes the API key back in its answer
@@ -14,7 +11,7 @@ export class StreamRedactor {
   private readonly secrets: string[];
 
   constructor(secrets: readonly string[]) {
-    this.secrets = [...new Set(secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))];
+    this.secrets = secretValues(secrets);
   }
 
   get active(): boolean {

@@ -1,6 +1,7 @@
 // Which configured values are secrets. Every occurrence of a secret is masked wherever text leaves
 // aish-tui (screen, session log, error messages, --json output), so an ordinary value such as
 // `LOG_LEVEL: "warn"` or a root directory must not count as one.
+import type { AppConfig } from './load';
 
 /** Header and variable names that carry credentials (X-Title or LOG_LEVEL do not). */
 export const SECRET_NAME = /auth|key|token|secret|pass|cookie|credential|session/i;
@@ -21,4 +22,26 @@ export function secretSettings(record: Record<string, string> | undefined): stri
     if (token) out.push(token);
   }
   return out;
+}
+
+/** The secret values a config refers to: API keys, bearer tokens, header values, OAuth client secrets. */
+export function collectSecrets(config: Pick<AppConfig, 'models' | 'mcp'>, env: NodeJS.ProcessEnv = process.env): string[] {
+  const secrets: Array<string | undefined> = [];
+  for (const model of Object.values(config.models)) {
+    secrets.push(model.apiKey);
+    if (model.keyEnv) secrets.push(env[model.keyEnv]);
+    secrets.push(...secretSettings(model.headers));
+  }
+  for (const server of Object.values(config.mcp.servers)) {
+    if ('url' in server) {
+      secrets.push(server.authToken);
+      if (server.authEnv) secrets.push(env[server.authEnv]);
+      secrets.push(...secretSettings(server.headers));
+      secrets.push(server.oauth?.clientSecret);
+    } else {
+      // A stdio server's environment is where its credentials usually are.
+      secrets.push(...secretSettings(server.env));
+    }
+  }
+  return secrets.filter((value): value is string => typeof value === 'string');
 }

@@ -1,6 +1,7 @@
 // Running a shell command for the conversation: a confirmed `CMD:` proposal or a `!command` the
 // user typed. The output is streamed as events and kept as an `exec` record, which reaches the
 // model with the next user turn (seed B4).
+import { formatDuration } from '../shared/duration';
 import { runCommand, type RunEvent, type RunOptions } from '../shell/run';
 import type { ConversationEvent, Message } from './types';
 
@@ -13,10 +14,6 @@ export interface ExecSettings {
 }
 
 export type ExecMessage = Extract<Message, { role: 'exec' }>;
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
-}
 
 /** Runs `command` (id = the proposal's id, or a fresh one for `!command`) and returns its exec record. */
 export async function* execCommand(
@@ -49,7 +46,7 @@ export async function* execCommand(
     notes = [
       ...(event.error ? [`[could not start: ${event.error}]`] : []),
       ...(event.truncated ? [`[output truncated: ${event.droppedBytes} more bytes not kept]`] : []),
-      ...(event.timedOut ? [`[timed out after ${formatSeconds(settings.timeoutMs)}; stopped]`] : []),
+      ...(event.timedOut ? [`[timed out after ${formatDuration(settings.timeoutMs)}; stopped]`] : []),
       ...(event.cancelled ? ['[cancelled by the user]'] : []),
       ...(event.signal && !event.timedOut && !event.cancelled ? [`[killed by ${event.signal}]`] : []),
     ];

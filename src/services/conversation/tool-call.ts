@@ -5,7 +5,7 @@ import type { CompletedToolCall } from '../broker/types';
 import { ARGUMENTS_INVALID, CANCELLED, type McpService, type ToolCallOutcome, type ToolOutcomeKind } from '../mcp/index';
 import type { IndexedTool } from '../tools/names';
 import { HEADLESS_NO_RULE, type ApprovalPolicy } from '../tools/policy';
-import { createChannel } from './channel';
+import { createAsyncQueue, drainUntil } from '../shared/async-queue';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
 
 export const DENIED_BY_USER = '[aish] tool call denied by the user';
@@ -169,9 +169,9 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
 
   yield { type: 'tool-decision', id: call.id, decision };
   yield { type: 'tool-started', id: call.id };
-  // Progress notifications arrive as callbacks while the call runs; the channel turns them into
+  // Progress notifications arrive as callbacks while the call runs; the queue turns them into
   // events in order, and the call's own end closes it.
-  const progress = createChannel<ConversationEvent>();
+  const progress = createAsyncQueue<ConversationEvent>();
   const pending = ctx.mcp
     .callTool(known.alias, known.tool, args, {
       signal: ctx.signal,
@@ -182,10 +182,8 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
       (outcome) => outcome,
       // The service promises never to reject; if it does anyway the call still gets its turn.
       (error: unknown): ToolCallOutcome => ({ kind: 'transport-error', content: `[aish] tool transport error: ${(error as Error)?.message ?? String(error)}`, isError: true }),
-    )
-    .finally(() => progress.close());
-  yield* progress;
-  const outcome = await pending;
+    );
+  const outcome = yield* drainUntil(progress, pending);
   for (const notice of outcome.notices ?? []) yield { type: 'status', level: 'warn', message: notice };
   const cut = ctx.maxResultChars !== undefined ? cutNotice(call.name, outcome.content, ctx.maxResultChars) : undefined;
   if (cut) yield { type: 'status', level: 'warn', message: cut };

@@ -5,7 +5,7 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSy
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Message } from '../conversation/types';
-import { redactDeep, type Redactor } from './redact';
+import { redactDeep, type Redactor } from '../shared/redact';
 
 export const SESSION_FORMAT_VERSION = 1;
 

@@ -4,7 +4,7 @@ import { ConfigError } from '../config/errors';
 import { displayPath } from '../config/paths';
 import { createSessionLog, type SessionLog } from './log';
 import { latestSessionId, loadSession, resolveSessionId } from './load';
-import type { Redactor } from './redact';
+import type { Redactor } from '../shared/redact';
 import type { Message } from '../conversation/types';
 
 export interface OpenHistoryOptions {

@@ -1,5 +1,5 @@
 import { SdkError } from '@modelcontextprotocol/client';
-import { formatDuration } from './duration';
+import { formatDuration } from '../shared/duration';
 
 // A tool call's timeout counts silence: every progress notification from the server starts it
 // again, and the whole call is bounded by TOTAL_TIMEOUT_FACTOR times it. A call that timed out

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { sanitizeLabel } from '../terminal/sanitize';
 import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
-import { formatDuration } from './duration';
+import { formatDuration } from '../shared/duration';
 import { base64Size, formatSize } from './flatten';
 import { taskSupportProblem } from './task-support';
 import type { McpToolInfo, ServerSnapshot } from './types';

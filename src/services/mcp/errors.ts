@@ -1,21 +1,16 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { htmlText } from '../broker/errors';
-import { formatDuration } from './duration';
+import { formatDuration } from '../shared/duration';
+import { redact as redactText } from '../shared/redact';
 
 // Every failure reaches the user as one short line: `spawn npx ENOENT`, `HTTP 401`, `timed out
 // after 10s`. Secrets we know about are removed from any text before it leaves this module.
 
 export { formatDuration };
 
-/** Replaces every known secret in `text` with `***`. */
+/** Replaces every known secret in `text`, and whatever else looks like a credential, with the one marker. */
 export function redact(text: string, secrets: Iterable<string>): string {
-  let result = text;
-  for (const secret of secrets) {
-    // Shorter values would mask ordinary words; no real token is that short.
-    if (secret.length >= 6) result = result.split(secret).join('***');
-  }
-  // Whatever else looks like a bearer credential is masked too.
-  return result.replace(/\b(Bearer|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***');
+  return redactText(text, secrets, { shapes: true });
 }
 
 /** A message that quotes an HTML error page (a proxy's 401) keeps the page's title, not its markup. */

@@ -5,7 +5,7 @@
 // timeout ends everything it started, not just the shell.
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { createChannel } from '../conversation/channel';
+import { createAsyncQueue } from '../shared/async-queue';
 
 export interface RunOptions {
   command: string;
@@ -45,7 +45,7 @@ export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
 export async function* runCommand(options: RunOptions): AsyncGenerator<RunEvent, void, undefined> {
   const env = options.env ?? process.env;
   const shell = options.shell ?? defaultShell(env);
-  const channel = createChannel<RunEvent>();
+  const channel = createAsyncQueue<RunEvent>();
   let timedOut = false;
   let cancelled = false;
   let received = 0;

@@ -171,7 +171,7 @@ describe('misbehaving servers', () => {
     expect(keys).not.toContain('AISH_SECRET_API_KEY');
     // A configured value is a secret as far as the screen is concerned.
     await until(() => test!.manager.servers()[0]!.stderr.length > 1);
-    expect(test.manager.servers()[0]!.stderr[1]).toBe('my key is ***');
+    expect(test.manager.servers()[0]!.stderr[1]).toBe('my key is [redacted]');
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { credentialSource, formatSeconds, httpErrorMessage, networkReason, oneLine, redact, unreachableMessage } from '../../../src/services/broker/errors';
+import { credentialSource, httpErrorMessage, networkReason, oneLine, unreachableMessage } from '../../../src/services/broker/errors';
+import { formatDuration } from '../../../src/services/shared/duration';
+import { redact } from '../../../src/services/shared/redact';
 import { backoffMs, isRetryableStatus, parseRetryAfter } from '../../../src/services/broker/retry';
 
 const context = { modelId: 'gpt-x', url: 'http://127.0.0.1:8080/v1' };
@@ -53,9 +55,9 @@ describe('error text', () => {
   });
 
   it('formats durations and single lines', () => {
-    expect(formatSeconds(1500)).toBe('1.5s');
-    expect(formatSeconds(300_000)).toBe('5min');
-    expect(formatSeconds(45_000)).toBe('45s');
+    expect(formatDuration(1500, 'rounded')).toBe('1.5s');
+    expect(formatDuration(300_000, 'rounded')).toBe('5min');
+    expect(formatDuration(45_000, 'rounded')).toBe('45s');
     expect(oneLine('a\n\tb  c')).toBe('a b c');
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accumulate, createAccumulator, finalize, type AccumulatorState } from '../../../src/services/broker/accumulator';
-import { redact } from '../../../src/services/broker/errors';
+import { redact } from '../../../src/services/shared/redact';
 import { StreamRedactor } from '../../../src/services/broker/redact-stream';
 import type { BrokerEvent } from '../../../src/services/broker/types';
 import { cut, eventsOf } from './pipeline';

@@ -114,8 +114,8 @@ describe('errors', () => {
   });
 
   it('removes secrets from text', () => {
-    expect(redact('token sk-abcdef123 rejected', ['sk-abcdef123'])).toBe('token *** rejected');
-    expect(redact('Authorization: Bearer abcdefghijkl', [])).toBe('Authorization: Bearer ***');
+    expect(redact('token sk-abcdef123 rejected', ['sk-abcdef123'])).toBe('token [redacted] rejected');
+    expect(redact('Authorization: Bearer abcdefghijkl', [])).toBe('Authorization: Bearer [redacted]');
   });
 });
 
