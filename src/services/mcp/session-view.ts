@@ -17,6 +17,8 @@ export class SessionView {
   private stderrTimer: NodeJS.Timeout | undefined;
   /** Once the session is closed nothing more is emitted. */
   private muted = false;
+  /** Told of every new snapshot, muted or not: the session waits on these (see `ServerSession.settled`). */
+  private readonly watchers = new Set<(snapshot: ServerSnapshot) => void>();
 
   constructor(
     private readonly alias: string,
@@ -45,7 +47,14 @@ export class SessionView {
 
   update(change: Partial<ServerSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...change };
+    for (const watcher of [...this.watchers]) watcher(this.snapshot);
     if (!this.muted) this.emit({ type: 'server', snapshot: this.snapshot });
+  }
+
+  /** Calls `watcher` with every new snapshot until the returned function is called. */
+  watch(watcher: (snapshot: ServerSnapshot) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   status(level: 'info' | 'warn' | 'error', message: string): void {

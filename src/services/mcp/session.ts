@@ -261,15 +261,19 @@ export class ServerSession {
 
   /** Resolves once this session is no longer connecting or waiting for authorization (or on timeout). */
   settled(timeoutMs: number): Promise<ServerSnapshot> {
+    // Only an interactive session waits for a browser; otherwise needs-auth is where it stays.
+    const waiting = (snapshot: ServerSnapshot) => snapshot.state === 'connecting' || (snapshot.state === 'needs-auth' && this.context.options.interactive);
+    if (!waiting(this.snapshot)) return Promise.resolve(this.snapshot);
     return new Promise((resolve) => {
-      const deadline = Date.now() + timeoutMs;
-      // Only an interactive session waits for a browser; otherwise needs-auth is where it stays.
-      const waiting = () => this.snapshot.state === 'connecting' || (this.snapshot.state === 'needs-auth' && this.context.options.interactive);
-      const check = () => {
-        if (!waiting() || Date.now() >= deadline) resolve(this.snapshot);
-        else setTimeout(check, 50);
+      const finish = () => {
+        clearTimeout(timer);
+        unwatch();
+        resolve(this.snapshot);
       };
-      check();
+      const timer = setTimeout(finish, timeoutMs);
+      const unwatch = this.view.watch((snapshot) => {
+        if (!waiting(snapshot)) finish();
+      });
     });
   }
 
