@@ -1,6 +1,11 @@
 import sliceAnsi from 'slice-ansi';
 // Ink does not export its Output class; this is the same module Ink's renderer imports (the
 // bundler and Node resolve both to one file), so patching its prototype changes what Ink uses.
+// Depending on a private class is made explicit and safe by pinning Ink to one exact version in
+// package.json and by test/unit/render/ink-output-shape.test.ts, which fails, saying what to do,
+// when the installed Ink's Output no longer has the shape this module mirrors (methods, their
+// arity, the fields and operation kinds `get` reads). test/unit/render/ink-output.test.ts checks
+// the result byte for byte against Ink's own `get`.
 import Output from '../../node_modules/ink/build/output';
 
 /**

@@ -58,7 +58,8 @@ describe('folder boundaries', () => {
   it('runtime, terminal and transcript never import react or ink, nor ui/ or cli/', () => {
     for (const folder of ['runtime', 'terminal', 'transcript']) {
       // The one exception: terminal/inkOutput.ts replaces a method of Ink's private output buffer
-      // (the Ink row cache; see docs/ARCHITECTURE.md) and so names that one file of Ink.
+      // (the Ink row cache; see docs/ARCHITECTURE.md) and so names that one file of Ink; Ink is
+      // pinned to an exact version for it and test/unit/render/ink-output-shape.test.ts checks the shape.
       const inkAdapter = (spec: string, file: string) => file === path.join('terminal', 'inkOutput.ts') && /node_modules\/ink\/build\/output(\.js)?$/.test(spec);
       check(folder, (spec, target, file) => (!REACT_OR_INK.test(spec) || inkAdapter(spec, file)) && !(target && /^(ui|cli)\//.test(target)));
     }
