@@ -1,17 +1,12 @@
 // `aish-tui -p "<prompt>"`: the conversation loop with no UI, for scripts and tests. It never
 // asks: tool calls run only when a config rule or `--auto-approve` allows them, proposed commands
 // are reported and run only with `--allow-cmd`.
-import { streamChat } from '../services/broker/index';
 import { ConfigError } from '../services/config/errors';
 import type { AppConfig } from '../services/config/load';
-import { DEPTH_LIMIT_STATUS, runConversation } from '../services/conversation/index';
+import { DEPTH_LIMIT_STATUS } from '../services/conversation/index';
 import type { ConversationEvent } from '../services/conversation/types';
-import { collectSecrets, createRedactor, openHistory, sessionsDir } from '../services/history/index';
-import { buildToolIndex } from '../services/tools/names';
 import { sanitize, sanitizeLabel, terminalSafeJson } from '../services/terminal/sanitize';
-import { createFilePinStore, pinsFile, trackDefinitions } from '../services/tools/pins';
-import { createApprovalPolicy } from '../services/tools/policy';
-import { VERSION } from '../version';
+import { createRuntime, type Runtime } from '../runtime/runtime';
 import { resolveAdHocModel } from './ad-hoc-model';
 import type { CliArgs } from './args';
 import { HeadlessReport } from './headless-output';
@@ -53,42 +48,46 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   const prompt = await readPrompt(args, io.stdin);
   if (prompt.trim().length === 0) throw new ConfigError([args.print === '-' ? '-p -: no prompt on stdin' : '-p: the prompt is empty']);
 
-  let policy;
+  // Notes carry server and model text (errors, server names): never raw escapes on a terminal.
+  const note = (line: string): void => void io.stderr.write(`aish-tui: ${sanitizeLabel(line)}\n`);
+  // Nobody is there to ask: what no rule allows is denied, a changed tool too unless
+  // --accept-changed-tools makes the current definition the pin; nobody signs in through a
+  // browser either (a server that needs it is reported, not awaited).
+  let runtime: Runtime;
   try {
-    policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, allow: args.autoApprove, headless: true });
+    runtime = createRuntime(config, {
+      env: io.env,
+      cwd: io.cwd,
+      headless: { allow: args.autoApprove, acceptChangedTools: args.acceptChangedTools },
+      interactive: false,
+      report: (_level, text) => note(text),
+    });
   } catch (error) {
     throw new ConfigError([(error as Error).message]);
   }
-  // Notes carry server and model text (errors, server names): never raw escapes on a terminal.
-  const note = (line: string) => io.stderr.write(`aish-tui: ${sanitizeLabel(line)}\n`);
+  // Closing servers is best effort: the answer is complete and must still be printed.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= runtime.close().catch((error: unknown) => note(`closing MCP servers: ${(error as Error).message}`)));
+  try {
+    return await answer(runtime, prompt, args, io, note, close);
+  } finally {
+    await close();
+  }
+}
+
+/** The prompt through the runtime's conversation loop, printed in the chosen format; the exit code. */
+async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: HeadlessIo, note: (line: string) => void, close: () => Promise<void>): Promise<number> {
+  const { config, mcp } = runtime;
   await resolveAdHocModel(config, io.env, note);
   const model = config.models[config.defaultModel];
   if (!model) throw new ConfigError([`no model named ${JSON.stringify(config.defaultModel)}`]);
-  const history = openHistory({
-    dir: sessionsDir(config),
-    enabled: config.history.enabled,
-    continueLast: args.continueLast,
-    ...(args.resume !== undefined ? { resume: args.resume } : {}),
-    redact: createRedactor(collectSecrets(config, io.env)),
-    cwd: io.cwd,
-    model: model.name,
-    onError: note,
-  });
+  const log = runtime.sessionLog({ continueLast: args.continueLast, ...(args.resume !== undefined ? { resume: args.resume } : {}) }, { model: () => model.name, onError: note });
+  const history = log.current();
   for (const warning of history.warnings) note(warning);
 
-  // Nobody is there to sign in through a browser: a server that needs it is reported, not awaited.
-  const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-  const mcp = createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env), interactive: false });
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'status' && event.level !== 'info') note(event.message);
   });
-  // Pinned definitions: a changed tool is denied (its rules were written for the old one) unless
-  // --accept-changed-tools makes the current definition the pin.
-  const pins = trackDefinitions(createFilePinStore(pinsFile(config.paths.stateDir), note), mcp, {
-    acceptChanges: args.acceptChangedTools,
-    onAccepted: (alias, tool, change) => note(`${alias}__${tool}: ${change} since it was first seen; accepted (--accept-changed-tools)`),
-  });
-  policy.setDefinitions(pins.definitions);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -107,7 +106,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     // A server in error or needing a sign-in has said so through its own status event.
     await mcp.settled();
 
-    for await (const event of runConversation({
+    for await (const event of runtime.converse({
       signal: controller.signal,
       history: history.messages,
       text: prompt,
@@ -115,32 +114,20 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
       // The headless policy never answers "ask"; this only guards against a prompt that would hang.
       approve: async () => ({ action: 'deny', reason: 'headless mode does not ask' }),
       confirmCommand: async (command) => (args.allowCmd ? { action: 'run', command: command.command } : { action: 'skip' }),
-      deps: {
-        streamChat,
-        mcp,
-        buildToolIndex: (snapshots) => buildToolIndex(snapshots, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
-        policy,
-        config,
-        reportedProblems: new Set(),
-        cwd: io.cwd,
-        env: io.env,
-      },
       ...(args.maxToolDepth !== undefined ? { maxToolDepth: args.maxToolDepth } : {}),
     })) {
-      if (event.type === 'message') history.log?.append(event.message);
+      if (event.type === 'message') log.append(event.message);
       report.apply(event);
       notes(event);
     }
   } finally {
-    history.log?.flush();
-    history.log?.close();
+    log.flush();
+    log.close();
     unsubscribe();
-    pins.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    // Closing servers is best effort: the answer is complete and must still be printed.
-    await mcp.close().catch((error: unknown) => note(`closing MCP servers: ${(error as Error).message}`));
   }
+  await close();
 
   if (format === 'json') await write(io.stdout, `${terminalSafeJson(report.result)}\n`);
   if (format === 'text') {

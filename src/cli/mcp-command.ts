@@ -2,8 +2,8 @@ import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
 import { describeServers, describeTarget, describeTool, describeTools, serverJson, toolJson, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
-import { buildToolIndex, findTool } from '../services/tools/names';
-import { VERSION } from '../version';
+import { findTool } from '../services/tools/names';
+import { createMcpFor, toolIndexFor } from '../runtime/mcp';
 import type { CliArgs } from './args';
 import { loginTarget, runLogin } from './mcp-login';
 
@@ -76,8 +76,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
   // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
-  const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-  const manager = io.manager ?? createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, io.env ?? process.env), interactive: sub === 'login' });
+  const manager = io.manager ?? createMcpFor(config, io.env ?? process.env, { interactive: sub === 'login' });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {
     if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);
@@ -86,7 +85,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
     if (loginAlias !== undefined) return await runLogin(manager, config, loginAlias, io);
     const servers = await connectFor(manager, config, sub === 'tool' || sub === 'call' ? name : undefined);
     const out = (lines: string[]) => io.stdout(lines.map((line) => `${sanitizeStrict(line)}\n`).join(''));
-    const index = buildToolIndex(servers, config.limits);
+    const index = toolIndexFor(config, servers);
     const wireOf = new Map([...index.byWireName.values()].map((entry) => [`${entry.alias}\u0000${entry.tool}`, entry.wireName]));
 
     if (sub === 'list') {

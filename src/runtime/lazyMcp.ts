@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../services/config/schema';
-import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from '../services/mcp/types';
+import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from '../services/mcp/index';
 
 /**
  * The MCP manager, loaded when it is first needed rather than before the first frame: the MCP
@@ -44,7 +44,11 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     argumentProblem: (alias: string, tool: string, args: Record<string, unknown>) => manager?.argumentProblem?.(alias, tool, args),
     connectUrl: async (url: string, alias?: string) => (await ready()).connectUrl(url, alias),
     remove: async (alias: string) => (await ready()).remove(alias),
-    settled: async (timeoutMs?: number) => (manager ? manager.settled(timeoutMs) : []),
+    // Once loading has begun (connectAll, connect), "settled" means the servers it started have.
+    async settled(timeoutMs?: number) {
+      const loaded = manager ?? (loading ? await loading.catch(() => undefined) : undefined);
+      return loaded ? loaded.settled(timeoutMs) : [];
+    },
     async close() {
       // Nothing to close when it never loaded; when it is loading, close it once it has.
       if (!loading) return;

@@ -1,37 +1,31 @@
-// The session behind the TUI: connects what the user types to the services and the store.
+// The session behind the TUI: the runtime (runtime.ts: MCP manager, policy and pins, session log,
+// conversation loop) put together with the store. It only assembles the named pieces:
 //
-// - MCP: one manager; its events go to the store (sidebar), configured servers start in the
-//   background after the first frame.
-// - Each message runs the conversation loop; its events reach the store batched per frame
-//   (ui.maxFps), approvals and proposed commands go through the store's frames.
-// - Each job (a message or a `!command`) runs as a turn (turns.ts).
-// - Every message is logged to the session file as it happens and flushed at the end of a turn.
+// - MCP events -> store, sidebar actions -> MCP: mcp-bridge.ts; configured servers start in the
+//   background after the first frame, and the broker client loads meanwhile;
+// - what the user sends waits in the job queue (job-queue.ts) and runs as a turn (turns.ts), its
+//   events reaching the store batched per frame (ui.maxFps);
+// - every message is logged to the session file (session-log.ts) as it happens and flushed at the
+//   end of a turn;
+// - a message that got no answer, and what Esc took out of the queue, go back into the input
+//   (take-back.ts);
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
 import type { Message } from '../services/conversation/types';
-import { collectSecrets, createRedactor, openHistory, sessionsDir, type OpenedHistory } from '../services/history/index';
-import { McpInputError, type McpManagerService } from '../services/mcp/index';
-import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinStore } from '../services/tools/pins';
-import { createApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
+import type { OpenedHistory } from '../services/history/index';
+import type { McpManagerService } from '../services/mcp/index';
+import type { PinStore } from '../services/tools/pins';
+import type { DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
-import { VERSION } from '../version';
 import { runMetaCommand, type CommandHost } from './commands';
 import type { AppController } from './controller';
-import { lazyMcpManager } from './lazyMcp';
-import { showOpenedHistory, takeBack } from './sessionHistory';
-import { runChatTurn, runShellTurn, type TurnContext } from './turns';
-
-// The broker client and the MCP manager are loaded after the first frame (see createSession), so
-// start-up reads only what the first frame draws.
-const loadBroker = () => import('../services/broker/index');
-
-/** The broker client, loaded on first use (or earlier, when the session preloads it). */
-const lazyStreamChat: StreamChat = async function* (request) {
-  const { streamChat } = await loadBroker();
-  yield* streamChat(request);
-};
+import { createJobQueue } from './job-queue';
+import { bridgeMcpEvents, serverActions } from './mcp-bridge';
+import { createRuntime } from './runtime';
+import { createTakeBack, showOpenedHistory } from './take-back';
+import { runJob, type Job, type TurnContext } from './turns';
 
 export interface SessionOptions {
   config: AppConfig;
@@ -66,188 +60,115 @@ export interface Session extends AppController {
   close(): Promise<void>;
 }
 
-type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
-
 export function createSession(options: SessionOptions): Session {
   const { config, store } = options;
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  const streamChat = options.streamChat ?? lazyStreamChat;
-  const mcp =
-    options.mcp ??
-    lazyMcpManager(async () => {
-      const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-      return createMcpManager(mcpOptionsFromConfig(config, VERSION, env));
-    });
-  const redact = createRedactor(collectSecrets(config, env));
-  const dir = sessionsDir(config);
-  const reportedProblems = new Set<string>();
   const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
-  // Every tool list a server reports is pinned on first sight and compared with its pin after.
-  const pinTracking = options.definitions
-    ? undefined
-    : trackDefinitions(options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => status('warn', message)), mcp, {
-        onChange: (alias, tool, change) => status('warn', changeNotice(alias, tool, change)),
-      });
-  const definitions = options.definitions ?? pinTracking?.definitions;
-  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, ...(definitions ? { definitions } : {}) });
+  const runtime = createRuntime(config, {
+    report: status,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.streamChat ? { streamChat: options.streamChat } : {}),
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.definitions ? { definitions: options.definitions } : {}),
+    ...(options.pins ? { pins: options.pins } : {}),
+  });
+  const { mcp } = runtime;
   let modelName = config.defaultModel;
   let closed = false;
 
-  const open = (resume: { continueLast?: boolean; resume?: string }): OpenedHistory =>
-    openHistory({
-      dir,
-      enabled: config.history.enabled,
-      ...resume,
-      redact,
-      cwd,
-      model: modelName,
-      onError: (message) => status('error', message),
-    });
-
-  // Messages taken back (no answer) are marked withdrawn in the log only when the next message is
-  // written: until then the file still says the question is unanswered, so quitting (or a signal)
-  // before sending anything loses nothing, and the next resume puts it back in the input again.
-  let pendingWithdrawals: string[] = [];
-  const showHistory = (opened: OpenedHistory) => {
-    pendingWithdrawals = showOpenedHistory(opened, store, status);
-  };
-
+  const takeBack = createTakeBack(store, status);
+  const showHistory = (opened: OpenedHistory) => log.withdrawLater(showOpenedHistory(opened, store, status));
   store.getState().setModelName(modelName);
-  let history = open({ continueLast: options.args?.continueLast ?? false, ...(options.args?.resume !== undefined ? { resume: options.args.resume } : {}) });
-  showHistory(history);
+  const log = runtime.sessionLog(
+    { continueLast: options.args?.continueLast ?? false, ...(options.args?.resume !== undefined ? { resume: options.args.resume } : {}) },
+    { model: () => modelName, onError: (message) => status('error', message) },
+  );
+  showHistory(log.current());
 
-  const unsubscribe = mcp.subscribe((event) => {
-    store.getState().applyMcpEvent(event);
-    if (event.type === 'status') status(event.level, event.message);
-  });
+  const unsubscribe = bridgeMcpEvents(mcp, store);
   // The first frame never waits for servers: they start once the UI is up, and the broker client
   // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
     if (closed) return;
     mcp.connectAll(config.mcp.servers);
-    if (!options.streamChat) void loadBroker();
+    runtime.preloadBroker();
   }, 0);
-
-  let current: AbortController | undefined;
-  const queue: Job[] = [];
-  /** Messages Esc took out of the queue: back into the input once the running one has ended. */
-  let cancelledQueue: Job[] = [];
-  const typed = (job: Job) => (job.kind === 'chat' ? job.text : `!${job.command}`);
-  const takeBackCancelled = (unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' }) => {
-    const jobs = cancelledQueue.splice(0);
-    const queuedCommand = !unanswered && jobs.length === 1 && jobs[0]!.kind === 'shell';
-    takeBack({ ...(unanswered ? { unanswered } : {}), queued: jobs.map(typed), queuedCommand }, store, status);
-  };
-  let draining: Promise<void> | undefined;
 
   const batcher = createEventBatcher((events) => store.getState().applyConversationEvents(events), config.ui.maxFps);
 
-  /** Keeps what a turn appends: in the store (via the event) and in the session file. */
-  const record = (message: Message) => {
-    for (const id of pendingWithdrawals.splice(0)) history.log?.withdraw(id);
-    history.log?.append(message);
-    if (message.role === 'user') {
-      // The transcript shows the user's message before anything of the answer.
-      batcher.flush();
-      store.getState().addUserItem(message.id, message.content);
-    }
-  };
-
   const turns: TurnContext = {
-    config,
+    runtime,
     store,
     batcher,
-    record,
-    streamChat,
-    mcp,
-    policy,
-    reportedProblems,
-    cwd,
-    env,
     modelName: () => modelName,
     status,
+    /** Keeps what a turn appends: in the store (via the event) and in the session file. */
+    record(message: Message) {
+      log.append(message);
+      if (message.role === 'user') {
+        // The transcript shows the user's message before anything of the answer.
+        batcher.flush();
+        store.getState().addUserItem(message.id, message.content);
+      }
+    },
     withdraw(id, text, reason) {
       // Cancelled because the app is closing (a signal, quit): the question stays as it is.
       if (closed) return;
       batcher.flush();
-      takeBackCancelled({ id, text, reason });
-      pendingWithdrawals.push(id);
+      takeBack.release({ id, text, reason });
+      log.withdrawLater([id]);
     },
   };
 
-  async function drain(): Promise<void> {
-    while (queue.length > 0 && !closed) {
-      const job = queue.shift()!;
-      const controller = new AbortController();
-      current = controller;
-      try {
-        if (job.kind === 'chat') await runChatTurn(turns, job.text, controller.signal);
-        else await runShellTurn(turns, job.command, controller.signal);
-      } catch (error) {
-        // The loop reports failures as events; anything thrown is a bug, shown rather than lost.
-        batcher.push({ type: 'error', message: `internal error: ${(error as Error).message}` });
-        batcher.push({ type: 'done', finishReason: 'error' });
-      } finally {
-        batcher.flush();
-        history.log?.flush();
-        current = undefined;
-        // The running message was answered (in part): the queued ones come back on their own.
-        if (cancelledQueue.length > 0 && !closed) takeBackCancelled();
-      }
-    }
-  }
-
-  function enqueue(job: Job) {
-    if (closed) return;
-    queue.push(job);
-    if (draining) {
-      status('info', `queued: runs when the current answer ends (${queue.length} waiting)`);
-      return;
-    }
-    draining = drain().finally(() => {
-      draining = undefined;
-    });
-  }
+  const jobs = createJobQueue<Job>({
+    run: (job, signal) => runJob(turns, job, signal),
+    onQueued: (waiting) => status('info', `queued: runs when the current answer ends (${waiting} waiting)`),
+    onCrash(error) {
+      // The loop reports failures as events; anything thrown is a bug, shown rather than lost.
+      batcher.push({ type: 'error', message: `internal error: ${(error as Error).message}` });
+      batcher.push({ type: 'done', finishReason: 'error' });
+    },
+    afterEach() {
+      batcher.flush();
+      log.flush();
+      // The running message was answered (in part): the queued ones come back on their own.
+      if (takeBack.holding() && !closed) takeBack.release();
+    },
+  });
 
   const host: CommandHost = {
     store,
     config,
-    mcp: mcp as McpManagerService,
-    env,
-    sessionsDir: dir,
-    currentSessionId: () => history.log?.id,
+    mcp,
+    env: runtime.env,
+    sessionsDir: log.dir,
+    currentSessionId: () => log.id(),
     modelName: () => modelName,
     switchModel: (name) => session.switchModel(name),
-    isBusy: () => current !== undefined,
+    isBusy: () => jobs.busy(),
     quit: () => session.quit(),
     ...(options.keyHelp ? { keyHelp: options.keyHelp } : {}),
     clearConversation() {
-      history.log?.close();
       store.getState().clearChat();
-      pendingWithdrawals = [];
-      history = open({});
+      log.switchTo(log.open({}));
       status('info', 'cleared; a new session starts with your next message');
     },
     resumeSession(id) {
       let opened: OpenedHistory;
       try {
-        opened = open({ resume: id });
+        opened = log.open({ resume: id });
       } catch (error) {
         status('error', (error as Error).message.replace(/^--resume: /, ''));
         return;
       }
-      history.log?.close();
       store.getState().clearChat();
-      history = opened;
+      log.switchTo(opened);
       showHistory(opened);
     },
   };
 
-  const report = (promise: Promise<unknown>, what: string) =>
-    promise.catch((error: unknown) => status('error', error instanceof McpInputError ? error.message : `${what}: ${(error as Error).message}`));
-
   const session: Session = {
+    ...serverActions(mcp, status),
     submit(text: string, submitOptions?: { literal?: boolean }) {
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
@@ -258,36 +179,21 @@ export function createSession(options: SessionOptions): Session {
       if (!submitOptions?.literal && trimmed.startsWith('!')) {
         const command = trimmed.slice(1).trim();
         if (command.length === 0) status('info', 'type a shell command after ! (e.g. !ls -la)');
-        else enqueue({ kind: 'shell', command });
+        else jobs.enqueue({ kind: 'shell', command });
         return;
       }
-      enqueue({ kind: 'chat', text });
+      jobs.enqueue({ kind: 'chat', text });
     },
     cancel() {
-      if (!current) return false;
-      cancelledQueue.push(...queue.splice(0));
-      current.abort();
+      const taken = jobs.cancel();
+      if (!taken) return false;
+      takeBack.hold(taken);
       store.getState().cancelPending();
       return true;
     },
     quit() {
       void session.close();
       options.quit();
-    },
-    reconnectServer(alias) {
-      void report(mcp.reconnect(alias), `mcp ${alias}`);
-    },
-    disconnectServer(alias) {
-      void report(mcp.disconnect(alias), `mcp ${alias}`);
-    },
-    connectServer(url, alias) {
-      void report(
-        mcp.connectUrl(url, alias).then((snapshot) => {
-          // A failure is reported by the server's own status event; waiting for authorization is not.
-          if (snapshot.state === 'needs-auth') status('warn', `mcp ${snapshot.alias}: ${snapshot.state}${snapshot.error ? `: ${snapshot.error}` : ''}`);
-        }),
-        'mcp connect',
-      );
     },
     switchModel(name) {
       if (!config.models[name]) {
@@ -297,22 +203,18 @@ export function createSession(options: SessionOptions): Session {
       modelName = name;
       store.getState().setModelName(name);
     },
-    async idle() {
-      while (draining) await draining;
-    },
+    idle: () => jobs.idle(),
     async close() {
       if (closed) return;
       closed = true;
       clearTimeout(startTimer);
-      queue.splice(0);
-      current?.abort();
+      const stopped = jobs.close();
       store.getState().cancelPending();
-      await draining?.catch(() => {});
+      await stopped;
       batcher.dispose();
-      history.log?.close();
+      log.close();
       unsubscribe();
-      pinTracking?.stop();
-      await mcp.close();
+      await runtime.close();
     },
   };
   return session;

@@ -1,31 +1,24 @@
-// One turn of the TUI session: a message through the conversation loop, or a `!command` run
-// directly. Events go to the store through the per-frame batcher; what the turn appends to the
-// conversation is recorded (store and session file) by the session.
+// The turn runner (TUI): one job of the queue, either a message through the runtime's
+// conversation loop or a `!command` run directly. Events go to the store through the per-frame
+// batcher; what the turn appends to the conversation is recorded (store and session file) by the
+// session; a message that got no answer at all is handed to the take-back.
 import { randomUUID } from 'node:crypto';
-import type { StreamChat } from '../services/broker/types';
-import type { AppConfig } from '../services/config/load';
 import type { createEventBatcher } from '../services/conversation/batcher';
-import { execCommand, runConversation } from '../services/conversation/index';
+import { execCommand } from '../services/conversation/index';
 import type { ConversationEvent, Message } from '../services/conversation/types';
-import type { McpManagerService } from '../services/mcp/index';
-import { buildToolIndex } from '../services/tools/names';
-import type { ApprovalPolicy } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
 import { cutForScreen } from '../services/terminal/screen-cut';
+import type { Runtime } from './runtime';
+
+/** What the user sent: a message for the model, or a `!command` for the shell. */
+export type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
 
 export interface TurnContext {
-  config: AppConfig;
+  runtime: Pick<Runtime, 'config' | 'cwd' | 'env' | 'converse'>;
   store: AppStore;
   batcher: ReturnType<typeof createEventBatcher>;
   /** Keeps a message the turn appends (store and session file). */
   record(message: Message): void;
-  streamChat: StreamChat;
-  mcp: McpManagerService;
-  policy: ApprovalPolicy;
-  /** Problems already reported this session (a broken tool list is said once, not per turn). */
-  reportedProblems: Set<string>;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
   modelName(): string;
   status(level: 'info' | 'warn' | 'error', text: string): void;
   /**
@@ -33,6 +26,10 @@ export interface TurnContext {
    * taken out of the conversation so it is not sent again behind the next message.
    */
   withdraw(id: string, text: string, reason: 'cancelled' | 'error'): void;
+}
+
+export function runJob(context: TurnContext, job: Job, signal: AbortSignal): Promise<void> {
+  return job.kind === 'chat' ? runChatTurn(context, job.text, signal) : runShellTurn(context, job.command, signal);
 }
 
 /**
@@ -45,10 +42,11 @@ export function forDisplay(event: ConversationEvent, maxChars: number): Conversa
 }
 
 export async function runChatTurn(context: TurnContext, text: string, signal: AbortSignal): Promise<void> {
-  const { config, store, batcher } = context;
+  const { runtime, store, batcher } = context;
+  const { config } = runtime;
   const model = config.models[context.modelName()]!;
   const callNames = new Map<string, { alias?: string; tool?: string }>();
-  const events = runConversation({
+  const events = runtime.converse({
     signal,
     history: store.getState().messages,
     text,
@@ -61,16 +59,6 @@ export async function runChatTurn(context: TurnContext, text: string, signal: Ab
     confirmCommand: (command) => {
       batcher.flush();
       return store.getState().requestCommand(command);
-    },
-    deps: {
-      streamChat: context.streamChat,
-      mcp: context.mcp,
-      buildToolIndex: (servers) => buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth }),
-      policy: context.policy,
-      config,
-      reportedProblems: context.reportedProblems,
-      cwd: context.cwd,
-      env: context.env,
     },
   });
   let asked: string | undefined;
@@ -96,7 +84,8 @@ export async function runChatTurn(context: TurnContext, text: string, signal: Ab
 
 /** A `!command` the user typed: it needs no confirmation (the user wrote it) and is recorded as an exec turn. */
 export async function runShellTurn(context: TurnContext, command: string, signal: AbortSignal): Promise<void> {
-  const { config, batcher } = context;
+  const { runtime, batcher } = context;
+  const { config } = runtime;
   if (!config.shell.enabled) {
     context.status('warn', 'shell commands are disabled (shell.enabled: false)');
     return;
@@ -107,8 +96,8 @@ export async function runShellTurn(context: TurnContext, command: string, signal
     ...(config.shell.shell ? { shell: config.shell.shell } : {}),
     timeoutMs: config.shell.timeoutMs,
     maxOutputBytes: config.shell.maxOutputBytes,
-    cwd: context.cwd,
-    env: context.env,
+    cwd: runtime.cwd,
+    env: runtime.env,
   };
   const runner = execCommand(id, command, settings, signal, () => new Date().toISOString());
   for (;;) {

@@ -1,11 +1,48 @@
-// What the TUI session does with its session file beyond appending: showing a resumed history, and
-// taking back a message that got no answer, so it is never sent a second time behind the next one.
+// Take-back of unanswered messages (TUI): a message that got no answer (cancelled before the first
+// byte, failed, or left without its answer by a crash in a resumed session) and the messages Esc
+// took out of the queue go back into the input, so none is ever sent a second time behind the next
+// one. The session log marks the unanswered ones withdrawn (session-log.ts); the queue hands over
+// what it dropped (job-queue.ts).
 import type { Message } from '../services/conversation/types';
 import type { OpenedHistory } from '../services/history/index';
 import type { AppStore } from '../state/store';
 import { editorFromText } from '../state/slices/ui';
+import type { Job } from './turns';
 
 type Status = (level: 'info' | 'warn' | 'error', text: string) => void;
+
+export interface Unanswered {
+  id: string;
+  text: string;
+  reason: 'cancelled' | 'error';
+}
+
+export interface TakeBackQueue {
+  /** Esc took these waiting jobs out of the queue: they come back once the running one has ended. */
+  hold(jobs: readonly Job[]): void;
+  /**
+   * The running job ended: what Esc took comes back, with the running message when it got no
+   * answer (`unanswered`).
+   */
+  release(unanswered?: Unanswered): void;
+  holding(): boolean;
+}
+
+export function createTakeBack(store: AppStore, status: Status): TakeBackQueue {
+  const held: Job[] = [];
+  const typed = (job: Job) => (job.kind === 'chat' ? job.text : `!${job.command}`);
+  return {
+    hold(jobs) {
+      held.push(...jobs);
+    },
+    release(unanswered) {
+      const jobs = held.splice(0);
+      const queuedCommand = !unanswered && jobs.length === 1 && jobs[0]!.kind === 'shell';
+      takeBack({ ...(unanswered ? { unanswered } : {}), queued: jobs.map(typed), queuedCommand }, store, status);
+    },
+    holding: () => held.length > 0,
+  };
+}
 
 /**
  * Shows an opened session's warnings and, when it was resumed, its history. Returns the ids of the
@@ -40,7 +77,7 @@ function restoreToInput(store: AppStore, text: string): void {
 
 /** What Esc took back: the running message when it got no answer, and the messages queued behind it. */
 export interface TakenBack {
-  unanswered?: { id: string; text: string; reason: 'cancelled' | 'error' };
+  unanswered?: Unanswered;
   /** Queued texts as typed (`!command` for a queued shell command). */
   queued: readonly string[];
   /** The only thing taken back is one queued `!command` (set by the caller, who knows the jobs): it goes back as a command, not as a message. */
