@@ -1,5 +1,5 @@
-import { SUPPORTED_PROTOCOL_VERSIONS, type Tool, type Transport } from '@modelcontextprotocol/client';
-import { openAndList, within } from './connect-attempt';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/client';
+import { ConnectAttempt, openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
 import type { Connection } from './connection';
 import { describeTarget, type SessionSpec } from './target';
@@ -25,11 +25,10 @@ export interface SessionContext {
 export class ServerSession {
   connection: Connection | undefined;
   private readonly view: SessionView;
-  private generation = 0;
-  private opening: Transport[] = [];
+  /** The latest connect attempt; the ones before it are aborted. */
+  private attempt: ConnectAttempt | undefined;
   private readonly auth: SessionAuth;
   private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
-  private closed = false;
   /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
   private authorizationRounds = 0;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
@@ -77,9 +76,10 @@ export class ServerSession {
   }
 
   private async connectOnce(): Promise<ServerSnapshot> {
-    this.closed = false;
     this.view.unmute();
-    const generation = ++this.generation;
+    this.attempt?.abort();
+    const attempt = new ConnectAttempt();
+    this.attempt = attempt;
     this.auth.cancel();
     // The new state is visible at once (before anything is awaited): the UI shows `connecting`.
     const previous = this.connection;
@@ -105,52 +105,53 @@ export class ServerSession {
     const bearer = this.auth.bearerToken();
     const oauth = bearer ? undefined : await this.auth.oauthProvider();
     if (oauth) oauth.signInNeeded = false;
-    const attempt = (async () => {
+    // Superseded while the previous connection closed: nothing is started for it.
+    if (!attempt.current) return this.snapshot;
+    const opened = (async () => {
       await this.auth.refreshIfNeeded(oauth);
       return openAndList(this.spec, {
         options: this.context.options,
         timeoutMs,
         stderr,
         onStderr: () => this.view.scheduleStderrUpdate(),
-        listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(generation, error, tools) } },
+        listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(attempt, error, tools) } },
         bearer,
         oauth,
-        track: (transport) => this.opening.push(transport),
+        track: (transport) => attempt.opening.push(transport),
         onHttpTransport: (transport) => {
-          this.pendingAuthTransport = transport;
+          if (attempt.current) this.pendingAuthTransport = transport;
         },
         recordStatus: (status) => {
           lastStatus = status;
         },
         onTransportProblem: (message) => {
-          if (generation === this.generation) this.transportProblem = message;
+          if (attempt.current) this.transportProblem = message;
         },
-        onConnectionLost: (reason) => this.connectionLost(reason, generation),
+        onConnectionLost: (reason) => this.connectionLost(reason, attempt),
       });
     })();
     try {
-      const { connection, tools } = await within(attempt, timeoutMs);
-      if (generation !== this.generation) {
+      const { connection, tools } = await within(opened, timeoutMs, attempt.signal);
+      if (!attempt.current) {
         await connection.close().catch(() => {});
         return this.snapshot;
       }
-      return this.becomeReady(connection, tools, performance.now() - started, generation);
+      attempt.opening.length = 0;
+      return this.becomeReady(connection, tools, performance.now() - started, attempt);
     } catch (error) {
       // Read before closing: closing stops the process, and that is not how it ended.
-      const stdio = this.stdioFacts(stderr);
-      await this.closeOpening();
-      if (generation !== this.generation) return this.snapshot;
-      return this.fail(error, lastStatus, timeoutMs, generation, stdio);
-    } finally {
-      this.opening = [];
+      const stdio = this.stdioFacts(attempt, stderr);
+      await attempt.closeOpening();
+      if (!attempt.current) return this.snapshot;
+      return this.fail(error, lastStatus, timeoutMs, attempt, stdio);
     }
   }
 
-  private becomeReady(connection: Connection, tools: Tool[], elapsedMs: number, generation: number): ServerSnapshot {
+  private becomeReady(connection: Connection, tools: Tool[], elapsedMs: number, attempt: ConnectAttempt): ServerSnapshot {
     this.connection = connection;
     connection.liveness?.start();
     const client = connection.client;
-    client.onclose = () => this.onConnectionClosed(generation, connection);
+    client.onclose = () => this.onConnectionClosed(attempt, connection);
     client.onerror = () => {
       // Transport hiccups (a dropped notification stream, a retry) are not failures of the
       // session; a real failure shows up as a close or as a failed call.
@@ -175,14 +176,14 @@ export class ServerSession {
     return this.snapshot;
   }
 
-  private onToolsChanged(generation: number, error: Error | null, tools: Tool[] | null): void {
-    if (generation !== this.generation || this.snapshot.state !== 'ready') return;
+  private onToolsChanged(attempt: ConnectAttempt, error: Error | null, tools: Tool[] | null): void {
+    if (!attempt.current || this.snapshot.state !== 'ready') return;
     if (error || !tools) this.view.status('warn', `mcp ${this.alias}: re-listing tools failed: ${describeError(error)}`);
     else this.view.replaceTools(tools);
   }
 
-  private onConnectionClosed(generation: number, connection: Connection): void {
-    if (generation !== this.generation || this.closed) return;
+  private onConnectionClosed(attempt: ConnectAttempt, connection: Connection): void {
+    if (!attempt.current) return;
     if (this.snapshot.state !== 'ready') return;
     this.connection = undefined;
     // The exit code or signal, with the stderr line that reads like the reason (never a start-up
@@ -197,20 +198,20 @@ export class ServerSession {
    * not reach it): the connection is closed, which ends every running call and shows the server
    * in error. The user reconnects when the server is back; nothing here retries on its own.
    */
-  connectionLost(reason: string, generation = this.generation): void {
+  connectionLost(reason: string, attempt = this.attempt): void {
     const connection = this.connection;
-    if (generation !== this.generation || this.closed || this.snapshot.state !== 'ready' || !connection) return;
+    if (!attempt?.current || this.snapshot.state !== 'ready' || !connection) return;
     this.transportProblem ??= `the connection to the server was lost: ${reason}`;
     void connection.close({ endSession: false }).catch(() => {});
   }
 
   /** How the stdio server of the attempt being opened fared, if it is one. */
-  private stdioFacts(stderr: StderrTail): StdioFacts | undefined {
-    const transport = this.opening.find((candidate) => candidate instanceof ExitWatchingStdioTransport);
+  private stdioFacts(attempt: ConnectAttempt, stderr: StderrTail): StdioFacts | undefined {
+    const transport = attempt.opening.find((candidate) => candidate instanceof ExitWatchingStdioTransport);
     return transport ? { exit: transport.exit, stderr, strayStdout: transport.strayStdout.first } : undefined;
   }
 
-  private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, generation: number, stdio?: StdioFacts): ServerSnapshot {
+  private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, attempt: ConnectAttempt, stdio?: StdioFacts): ServerSnapshot {
     const oauth = this.oauth;
     if (isUnauthorized(error) && oauth?.signInNeeded) {
       // Non-interactive: nobody waits for a browser here; the user signs in from a shell.
@@ -225,7 +226,7 @@ export class ServerSession {
     }
     if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
       this.view.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.view.stderrLines() });
-      this.awaitAuthorization(oauth, generation);
+      this.awaitAuthorization(oauth, attempt);
       return this.snapshot;
     }
     const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, stdio });
@@ -234,18 +235,18 @@ export class ServerSession {
   }
 
   /** After the browser comes back to the loopback callback: exchange the code, then connect again. */
-  private awaitAuthorization(oauth: AishOAuthProvider, generation: number): void {
+  private awaitAuthorization(oauth: AishOAuthProvider, attempt: ConnectAttempt): void {
     const transport = this.pendingAuthTransport;
     oauth.pendingAuthorization
       ?.then(async (params) => {
-        if (generation !== this.generation || this.closed || !transport) return;
+        if (!attempt.current || !transport) return;
         await transport.finishAuth(params);
         this.view.status('info', `mcp ${this.alias}: authorized; connecting`);
         this.authorizationRounds += 1;
         await this.connectOnce();
       })
       .catch((error: unknown) => {
-        if (generation !== this.generation || this.closed) return;
+        if (!attempt.current) return;
         this.view.showError(`authorization failed: ${describeError(error)}`, { authUrl: undefined });
       });
   }
@@ -277,10 +278,11 @@ export class ServerSession {
     });
   }
 
-  private async closeOpening(): Promise<void> {
-    const transports = this.opening;
-    this.opening = [];
-    await Promise.all(transports.map((transport) => transport.close().catch(() => {})));
+  /** Ends the current attempt: its callbacks stop touching the session, its transports close. */
+  private async abortAttempt(): Promise<void> {
+    const attempt = this.attempt;
+    attempt?.abort();
+    await attempt?.closeOpening();
   }
 
   private async dropConnection(): Promise<void> {
@@ -291,20 +293,19 @@ export class ServerSession {
 
   /** Closes the connection and marks the server disconnected (it stays listed). */
   async disconnect(): Promise<void> {
-    this.generation += 1;
+    const ending = this.abortAttempt();
     this.auth.cancel();
-    await this.closeOpening();
+    await ending;
     await this.dropConnection();
     this.view.update({ state: 'disconnected', tools: [], error: undefined, authUrl: undefined });
   }
 
   /** Closes everything; no more events are emitted. */
   async close(): Promise<void> {
-    this.generation += 1;
-    this.closed = true;
+    const ending = this.abortAttempt();
     this.view.mute();
     this.auth.cancel();
-    await this.closeOpening();
+    await ending;
     await this.dropConnection();
   }
 }
