@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createToolPolicy } from '../../../src/runtime/tool-policy';
+import type { McpEvent, McpToolInfo, ServerSnapshot } from '../../../src/services/mcp/index';
+import { createMemoryPinStore } from '../../../src/services/tools/pins';
+
+// The servers as pin tracking sees them: a list and its events, changed the way a server's
+// list_changed would change them.
+function servers() {
+  const listeners = new Set<(event: McpEvent) => void>();
+  let list: ServerSnapshot[] = [];
+  return {
+    servers: () => list,
+    subscribe(listener: (event: McpEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    show(alias: string, tools: McpToolInfo[]) {
+      const snapshot: ServerSnapshot = { alias, target: 'test', state: 'ready', tools, stderr: [] };
+      list = [...list.filter((server) => server.alias !== alias), snapshot];
+      for (const listener of [...listeners]) listener({ type: 'server', snapshot });
+    },
+  };
+}
+
+const tool = (description: string): McpToolInfo => ({ name: 'read', description, inputSchema: { type: 'object' } });
+const config = (autoApprove: Record<string, boolean> = {}) => ({ mcp: { autoApprove } as never, paths: { stateDir: mkdtempSync(path.join(os.tmpdir(), 'aish-policy-')) } as never });
+
+describe('how a tool call is decided (one place for the TUI and -p)', () => {
+  it('TUI: a rule allows the pinned tool; once its definition changes it asks again and the change is reported', () => {
+    const live = servers();
+    const reports: string[] = [];
+    const { policy, stop } = createToolPolicy(config({ fs__read: true }), live, { pins: createMemoryPinStore(), report: (level, text) => reports.push(`${level}: ${text}`) });
+    live.show('fs', [tool('reads a file')]);
+    expect(policy.decide('fs', 'read')).toMatchObject({ action: 'allow' });
+    expect(policy.decide('fs', 'write')).toEqual({ action: 'ask' });
+    live.show('fs', [tool('reads a file and mails it away')]);
+    expect(policy.decide('fs', 'read')).toMatchObject({ action: 'ask', definitionChanged: 'description changed' });
+    expect(reports).toEqual(['warn: mcp fs: fs__read: description changed since it was first seen or last approved; it asks before running again']);
+    stop();
+  });
+
+  it('headless never asks: no rule is a denial, a changed tool is denied unless --accept-changed-tools re-pins it', () => {
+    const live = servers();
+    const pins = createMemoryPinStore();
+    const strict = createToolPolicy(config(), live, { pins, headless: { allow: ['fs__read'], acceptChangedTools: false }, report: () => {} });
+    live.show('fs', [tool('reads a file')]);
+    expect(strict.policy.decide('fs', 'read')).toMatchObject({ action: 'allow' });
+    expect(strict.policy.decide('fs', 'write')).toMatchObject({ action: 'deny', headless: true });
+    live.show('fs', [tool('changed')]);
+    expect(strict.policy.decide('fs', 'read')).toMatchObject({ action: 'deny', headless: true, rule: expect.stringContaining('description changed') });
+    strict.stop();
+
+    const reports: string[] = [];
+    const accepting = createToolPolicy(config(), live, { pins, headless: { allow: ['fs__read'], acceptChangedTools: true }, report: (_level, text) => reports.push(text) });
+    expect(accepting.policy.decide('fs', 'read')).toMatchObject({ action: 'allow' });
+    expect(reports).toEqual(['fs__read: description changed since it was first seen; accepted (--accept-changed-tools)']);
+    accepting.stop();
+  });
+
+  it('a malformed pattern stops it with the pattern named; pins go to <stateDir>/pins.json by default', () => {
+    expect(() => createToolPolicy(config(), servers(), { headless: { allow: ['no-separator'], acceptChangedTools: false }, report: () => {} })).toThrow(/--auto-approve/);
+    const settings = config();
+    const live = servers();
+    const { stop } = createToolPolicy(settings, live, { report: () => {} });
+    live.show('fs', [tool('reads a file')]);
+    expect(existsSync(path.join((settings.paths as { stateDir: string }).stateDir, 'pins.json'))).toBe(true);
+    stop();
+  });
+});
