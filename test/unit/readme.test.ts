@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HELP } from '../../src/runtime/commands';
-import { KEYMAP } from '../../src/ui/keys/keymap';
+import { KEY_CONTEXTS, KEYMAP } from '../../src/ui/keys/keymap';
 import { FINISH_EXIT_CODES, OTHER_FINISH_EXIT_CODE } from '../../src/cli/headless-output';
 
 // The README is the user's manual: every key and meta command the app knows must be in it.
@@ -13,6 +13,20 @@ describe('README stays current', () => {
     for (const binding of KEYMAP) {
       expect(readme, binding.keys).toContain(`| ${binding.keys} | ${binding.does} |`);
     }
+  });
+
+  it('the Keys section is the key table: the same groups in the same order, no key missing, none extra', () => {
+    const section = readme.slice(readme.indexOf('## Keys'), readme.indexOf('\n## ', readme.indexOf('## Keys') + 1));
+    const groups = section
+      .split(/^\*\*.+\*\*$/m)
+      .slice(1)
+      .map((block) =>
+        block
+          .split('\n')
+          .filter((line) => line.startsWith('| ') && line !== '| key | what it does |'),
+      );
+    const expected = KEY_CONTEXTS.map(({ context }) => KEYMAP.filter((binding) => binding.where === context).map((binding) => `| ${binding.keys} | ${binding.does} |`)).filter((rows) => rows.length > 0);
+    expect(groups).toEqual(expected);
   });
 
   it('lists every meta command', () => {

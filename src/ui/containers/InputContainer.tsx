@@ -13,6 +13,7 @@ import { KeyPriority } from '../../terminal/keyboard/keyInput';
 import { MAX_PASTE_CHARS } from '../../terminal/keyboard/tokenizer';
 import type { KeyEvent } from '../../terminal/keyboard/keys';
 import { useKeys } from '../keys/useKeys';
+import { actionFor, runAction, type ActionHandlers, type KeyAction } from '../keys/keymap';
 import { HistoryCursor } from '../../runtime/inputHistory';
 import { useAppState, useAppStoreApi, useController, useUiEnv, type UiEnv } from '../StoreContext';
 
@@ -178,6 +179,25 @@ function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
   deps.recalledText = undefined;
 }
 
+/**
+ * The input's own keys. Enter, the newline keys and the editing keys go through the line editor
+ * (it reads them from the same table); ↑ / ↓ walk the history when the editor has no line to move to.
+ */
+export const INPUT_ACTIONS = {
+  'input.cancel': (deps) => {
+    if (selectSomethingRuns(deps.store.getState()) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+    return true;
+  },
+  'input.complete': (deps) => {
+    const editor = deps.store.getState().editor;
+    if (!editor.text.startsWith(':') || editor.literal) return false;
+    complete(deps, editor);
+    return true;
+  },
+  'input.historyPrevious': (deps) => walkHistory(deps, deps.store.getState().editor, 'up'),
+  'input.historyNext': (deps) => walkHistory(deps, deps.store.getState().editor, 'down'),
+} satisfies ActionHandlers<KeyAction, [InputKeyDeps]>;
+
 /** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
 export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   const state = deps.store.getState();
@@ -186,14 +206,9 @@ export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   // `nothing to complete` answered one Tab; the next key (typing, moving, another Tab) ends it.
   if (deps.completionHint?.once) clearCompletionHint(deps);
 
-  if (key.name === 'escape' && !key.meta) {
-    if (selectSomethingRuns(state) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
-    return true;
-  }
-  if (key.name === 'tab' && !key.shift && editor.text.startsWith(':') && !editor.literal) {
-    complete(deps, editor);
-    return true;
-  }
+  const action = actionFor('input', key);
+  // History waits for the editor: ↑ on a lower line of the message moves the cursor up.
+  if (action !== 'input.historyPrevious' && action !== 'input.historyNext' && runAction<KeyAction, [InputKeyDeps]>(INPUT_ACTIONS, action, deps)) return true;
   if (key.truncated) flashHint(deps.store, `the paste was longer than ${MAX_PASTE_CHARS / 1024 / 1024} MB and was cut there`, 6000);
   const result = applyEditorKey(editor, key, { multiline: true });
   if (result.kind === 'submit') {
@@ -212,8 +227,7 @@ export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
     }
     return true;
   }
-  if ((key.name === 'up' || key.name === 'down') && !key.ctrl && !key.meta) return walkHistory(deps, editor, key.name);
-  return false;
+  return runAction<KeyAction, [InputKeyDeps]>(INPUT_ACTIONS, action, deps);
 }
 
 export interface InputContainerProps {

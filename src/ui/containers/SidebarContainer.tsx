@@ -13,7 +13,8 @@ import type { AppController } from '../../runtime/controller';
 import { flashHint } from '../../runtime/hints';
 import { applyEditorKey } from '../input/editor';
 import { KeyPriority } from '../../terminal/keyboard/keyInput';
-import type { KeyEvent } from '../../terminal/keyboard/keys';
+import { isDeliberate, type KeyEvent } from '../../terminal/keyboard/keys';
+import { actionFor, runAction, type ActionHandlers, type KeyAction } from '../keys/keymap';
 import { useKeys } from '../keys/useKeys';
 import { useAppState, useAppStoreApi, useController } from '../StoreContext';
 
@@ -27,69 +28,88 @@ function serverAction(store: AppStore, controller: AppController, alias: string,
   flashHint(store, action === 'reconnect' ? `reconnecting ${alias}…` : `disconnecting ${alias}…`);
 }
 
-/** ↑/↓ select, Enter (or →) opens a server's tools or a tool's details, ← folds, r / d / c act. */
-export function handleSidebarKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
+interface SidebarArgs {
+  store: AppStore;
+  controller: AppController;
+  /** Where the key was read: Enter on a server that is not ready shows why; → always expands. */
+  opens: boolean;
+}
+
+/** What the sidebar's keys act on: the rows as drawn and the selected one. */
+function sidebarView(store: AppStore) {
   const state = store.getState();
-  if (state.focus !== 'sidebar') return false;
   const ui = state.sidebarUi;
   const servers = state.order.map((alias) => state.servers[alias]).filter((server) => server !== undefined);
   const rows = sidebarRows(servers, ui.expanded);
   // Focusing the sidebar puts the cursor on the first server; keys act on what is drawn.
   const selected = effectiveSelection(rows, ui.selected);
   const index = Math.max(0, rows.findIndex((row) => row.id === selected));
-  const row = rows[index];
-  const openServer = (alias: string) => state.updateSidebarUi({ detail: { alias, scrollTop: 0 }, selected: serverRowId(alias) });
   const select = (next: number) => {
     const target = rows[Math.max(0, Math.min(rows.length - 1, next))];
     if (target) state.updateSidebarUi({ selected: target.id });
+    return true;
   };
   const expand = (alias: string, open: boolean) =>
     state.updateSidebarUi({ expanded: open ? [...ui.expanded.filter((entry) => entry !== alias), alias] : ui.expanded.filter((entry) => entry !== alias) });
+  const openServer = (alias: string) => state.updateSidebarUi({ detail: { alias, scrollTop: 0 }, selected: serverRowId(alias) });
+  return { state, ui, rows, index, row: rows[index], select, expand, openServer };
+}
 
-  switch (key.name) {
-    case 'up':
-      select(index - 1);
-      return true;
-    case 'down':
-      select(index + 1);
-      return true;
-    case 'home':
-      select(0);
-      return true;
-    case 'end':
-      select(rows.length - 1);
-      return true;
-    case 'return':
-    case 'right':
-      if (!row) return true;
-      if (row.kind === 'server') {
-        // A server that is not ready has no tools to list: Enter shows why (its error and stderr).
-        if (key.name === 'return' && state.servers[row.alias]?.state !== 'ready') openServer(row.alias);
-        else expand(row.alias, key.name === 'right' ? true : !ui.expanded.includes(row.alias));
-      } else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
-      if (ui.selected !== row.id) state.updateSidebarUi({ selected: row.id });
-      return true;
-    case 'left':
-      if (!row) return true;
-      expand(row.alias, false);
-      state.updateSidebarUi({ selected: `s:${row.alias}` });
-      return true;
-    case 'text': {
-      if (key.paste || key.burst) return true;
-      if (key.text === 'c') {
-        state.updateSidebarUi({ connect: { step: 'url', url: EMPTY_EDITOR, alias: EMPTY_EDITOR } });
-        return true;
-      }
-      if (key.text === 'i' && row) {
-        openServer(row.alias);
-        return true;
-      }
-      if ((key.text === 'r' || key.text === 'd') && row) serverAction(store, controller, row.alias, key.text === 'r' ? 'reconnect' : 'disconnect');
-      return true;
-    }
-    default:
-      return false;
-  }
+/** Enter opens (a server that is not ready shows why; a tool shows its details); → expands. */
+function openRow({ store, opens }: SidebarArgs): boolean {
+  const { state, ui, row, expand, openServer } = sidebarView(store);
+  if (!row) return true;
+  if (row.kind === 'server') {
+    // A server that is not ready has no tools to list: Enter shows why (its error and stderr).
+    if (opens && state.servers[row.alias]?.state !== 'ready') openServer(row.alias);
+    else expand(row.alias, opens ? !ui.expanded.includes(row.alias) : true);
+  } else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
+  if (ui.selected !== row.id) state.updateSidebarUi({ selected: row.id });
+  return true;
+}
+
+function actOnServer(store: AppStore, controller: AppController, action: 'reconnect' | 'disconnect'): boolean {
+  const { row } = sidebarView(store);
+  if (row) serverAction(store, controller, row.alias, action);
+  return true;
+}
+
+/** ↑/↓ select, Enter (or →) opens a server's tools or a tool's details, ← folds, i / r / d / c act. */
+export const SIDEBAR_ACTIONS = {
+  'sidebar.up': ({ store }) => sidebarView(store).select(sidebarView(store).index - 1),
+  'sidebar.down': ({ store }) => sidebarView(store).select(sidebarView(store).index + 1),
+  'sidebar.first': ({ store }) => sidebarView(store).select(0),
+  'sidebar.last': ({ store }) => sidebarView(store).select(sidebarView(store).rows.length - 1),
+  'sidebar.open': (args) => openRow({ ...args, opens: true }),
+  'sidebar.expand': (args) => openRow({ ...args, opens: false }),
+  'sidebar.fold': ({ store }) => {
+    const { state, row, expand } = sidebarView(store);
+    if (!row) return true;
+    expand(row.alias, false);
+    state.updateSidebarUi({ selected: serverRowId(row.alias) });
+    return true;
+  },
+  'sidebar.connect': ({ store }) => {
+    store.getState().updateSidebarUi({ connect: { step: 'url', url: EMPTY_EDITOR, alias: EMPTY_EDITOR } });
+    return true;
+  },
+  'sidebar.info': ({ store }) => {
+    const { row, openServer } = sidebarView(store);
+    if (row) openServer(row.alias);
+    return true;
+  },
+  'sidebar.reconnect': ({ store, controller }) => actOnServer(store, controller, 'reconnect'),
+  'sidebar.disconnect': ({ store, controller }) => actOnServer(store, controller, 'disconnect'),
+} satisfies ActionHandlers<KeyAction, [SidebarArgs]>;
+
+/** The sidebar's letters act only when typed on their own (a paste or a typed-ahead run never does). */
+const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect']);
+
+export function handleSidebarKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
+  if (store.getState().focus !== 'sidebar') return false;
+  const action = actionFor('sidebar', key);
+  if (action !== undefined && SIDEBAR_LETTERS.has(action) && !isDeliberate(key)) return true;
+  return runAction<KeyAction, [SidebarArgs]>(SIDEBAR_ACTIONS, action, { store, controller, opens: false });
 }
 
 export function urlProblem(url: string): string | undefined {
@@ -97,96 +117,108 @@ export function urlProblem(url: string): string | undefined {
   return undefined;
 }
 
+function submitConnect(store: AppStore, controller: AppController): boolean {
+  const state = store.getState();
+  const prompt = state.sidebarUi.connect!;
+  const update = (next: Partial<NonNullable<SidebarUi['connect']>>) => state.updateSidebarUi({ connect: { ...prompt, ...next } });
+  const url = prompt.url.text.trim();
+  const alias = prompt.alias.text.trim();
+  const badUrl = urlProblem(url);
+  if (badUrl) {
+    update({ error: badUrl, step: 'url' });
+    return true;
+  }
+  if (prompt.step === 'url') {
+    update({ step: 'alias', error: undefined });
+    return true;
+  }
+  const badAlias = alias === '' ? undefined : aliasProblem(alias);
+  if (badAlias) {
+    update({ error: badAlias });
+    return true;
+  }
+  if (!controller.connectServer) {
+    update({ error: 'connecting at run time is not available' });
+    return true;
+  }
+  controller.connectServer(url, alias === '' ? undefined : alias);
+  state.updateSidebarUi({ connect: undefined });
+  flashHint(store, `connecting ${url}…`);
+  return true;
+}
+
+/** The connect prompt's own keys; the rest edit its fields (see the line fields in frameKeys.ts). */
+export const CONNECT_ACTIONS = {
+  'prompt.cancel': ({ store }) => {
+    store.getState().updateSidebarUi({ connect: undefined });
+    return true;
+  },
+  'prompt.switchField': ({ store }) => {
+    const state = store.getState();
+    const prompt = state.sidebarUi.connect!;
+    state.updateSidebarUi({ connect: { ...prompt, step: prompt.step === 'url' ? 'alias' : 'url', error: undefined } });
+    return true;
+  },
+  'prompt.submit': ({ store, controller }) => submitConnect(store, controller),
+} satisfies ActionHandlers<KeyAction, [{ store: AppStore; controller: AppController }]>;
+
 export function handleConnectKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
   const state = store.getState();
   const prompt = state.sidebarUi.connect;
   if (!prompt) return false;
-  const close = () => state.updateSidebarUi({ connect: undefined });
-  const update = (next: Partial<NonNullable<SidebarUi['connect']>>) => state.updateSidebarUi({ connect: { ...prompt, ...next } });
-  if (key.name === 'escape') {
-    close();
-    return true;
-  }
-  if (key.name === 'tab') {
-    update({ step: prompt.step === 'url' ? 'alias' : 'url', error: undefined });
-    return true;
-  }
+  const action = actionFor('prompt', key);
+  if (action !== undefined) return runAction<KeyAction, [{ store: AppStore; controller: AppController }]>(CONNECT_ACTIONS, action, { store, controller });
   const field = prompt.step === 'url' ? prompt.url : prompt.alias;
   const result = applyEditorKey(field, key, { multiline: false });
   if (result.kind === 'edit') {
-    update(prompt.step === 'url' ? { url: result.state, error: undefined } : { alias: result.state, error: undefined });
+    state.updateSidebarUi({ connect: { ...prompt, ...(prompt.step === 'url' ? { url: result.state } : { alias: result.state }), error: undefined } });
     return true;
   }
-  if (result.kind === 'submit') {
-    const url = prompt.url.text.trim();
-    const alias = prompt.alias.text.trim();
-    const badUrl = urlProblem(url);
-    if (badUrl) {
-      update({ error: badUrl, step: 'url' });
-      return true;
-    }
-    if (prompt.step === 'url') {
-      update({ step: 'alias', error: undefined });
-      return true;
-    }
-    const badAlias = alias === '' ? undefined : aliasProblem(alias);
-    if (badAlias) {
-      update({ error: badAlias });
-      return true;
-    }
-    if (!controller.connectServer) {
-      update({ error: 'connecting at run time is not available' });
-      return true;
-    }
-    controller.connectServer(url, alias === '' ? undefined : alias);
-    close();
-    flashHint(store, `connecting ${url}…`);
-    return true;
-  }
+  // Ctrl/Alt keys the prompt does not use go on to the global keys.
   return !(key.ctrl || key.meta);
 }
 
+interface DetailArgs {
+  store: AppStore;
+  total: number;
+  rows: number;
+}
+
+function scrollDetail({ store, total, rows }: DetailArgs, top: (current: number) => number): boolean {
+  const state = store.getState();
+  const detail = state.sidebarUi.detail!;
+  state.updateSidebarUi({ detail: { ...detail, scrollTop: Math.max(0, Math.min(top(detail.scrollTop), Math.max(0, total - rows))) } });
+  return true;
+}
+
+/** A tool's or server's details over the transcript: scrolling and closing. */
+export const DETAIL_ACTIONS = {
+  'details.scrollUp': (args) => scrollDetail(args, (top) => top - 1),
+  'details.scrollDown': (args) => scrollDetail(args, (top) => top + 1),
+  'details.pageUp': (args) => scrollDetail(args, (top) => top - Math.max(1, args.rows - 1)),
+  'details.pageDown': (args) => scrollDetail(args, (top) => top + Math.max(1, args.rows - 1)),
+  'details.top': (args) => scrollDetail(args, () => 0),
+  'details.bottom': (args) => scrollDetail(args, () => args.total),
+  'details.close': ({ store }) => {
+    store.getState().updateSidebarUi({ detail: undefined });
+    return true;
+  },
+  'details.leave': ({ store }) => {
+    // Leaving the sidebar closes the details; the focus moves on (the navigation keys).
+    store.getState().updateSidebarUi({ detail: undefined });
+    return false;
+  },
+} satisfies ActionHandlers<KeyAction, [DetailArgs]>;
+
 export function handleDetailKey(store: AppStore, key: KeyEvent, total: number, rows: number): boolean {
   const state = store.getState();
-  const detail = state.sidebarUi.detail;
-  if (!detail || state.focus !== 'sidebar') return false;
-  const scroll = (top: number) => state.updateSidebarUi({ detail: { ...detail, scrollTop: Math.max(0, Math.min(top, Math.max(0, total - rows))) } });
-  switch (key.name) {
-    case 'up':
-      scroll(detail.scrollTop - 1);
-      return true;
-    case 'down':
-      scroll(detail.scrollTop + 1);
-      return true;
-    case 'pageup':
-      scroll(detail.scrollTop - Math.max(1, rows - 1));
-      return true;
-    case 'pagedown':
-      scroll(detail.scrollTop + Math.max(1, rows - 1));
-      return true;
-    case 'home':
-      scroll(0);
-      return true;
-    case 'end':
-      scroll(total);
-      return true;
-    case 'escape':
-    case 'return':
-      state.updateSidebarUi({ detail: undefined });
-      return true;
-    case 'tab':
-      // Leaving the sidebar closes the details; focus moves on.
-      state.updateSidebarUi({ detail: undefined });
-      return false;
-    case 'text':
-      if (key.text === 'q') state.updateSidebarUi({ detail: undefined });
-      return true;
-    case 'paste':
-      // Goes to the input (the navigation keys move the focus there).
-      return false;
-    default:
-      return !(key.ctrl || key.meta);
-  }
+  if (!state.sidebarUi.detail || state.focus !== 'sidebar') return false;
+  const action = actionFor('details', key);
+  if (action !== undefined) return runAction<KeyAction, [DetailArgs]>(DETAIL_ACTIONS, action, { store, total, rows });
+  // A paste goes to the input (the navigation keys move the focus there).
+  if (actionFor('everywhere', key) === 'focus.pasteIntoInput') return false;
+  // Other keys stop here, so a letter never acts on the sidebar hidden behind the details.
+  return !(key.ctrl || key.meta);
 }
 
 export interface SidebarContainerProps {

@@ -1,6 +1,7 @@
 import { EMPTY_EDITOR, editorFromText } from '../../state/slices/ui';
 import type { EditorState } from '../../state/types';
-import { isCtrl, isMeta, type KeyEvent } from '../../terminal/keyboard/keys';
+import type { KeyEvent } from '../../terminal/keyboard/keys';
+import { actionFor } from '../keys/keymap';
 
 export type { EditorState };
 export { editorFromText };
@@ -173,82 +174,78 @@ export type EditorResult =
 const edit = (state: EditorState): EditorResult => ({ kind: 'edit', state });
 const move = (state: EditorState, cursor: number): EditorResult => edit({ ...state, cursor });
 
-/** Applies one key. Control keys that mean nothing here are swallowed, never inserted as letters. */
+/**
+ * Applies one key. What the key does comes from the key table (src/ui/keys/keymap.ts): Enter and
+ * the newline keys from the input's context (one-line fields: the line's), the rest from the
+ * editing context. Control keys that mean nothing here are swallowed, never inserted as letters.
+ */
 export function applyEditorKey(state: EditorState, key: KeyEvent, options: EditorOptions): EditorResult {
   const { text, cursor } = state;
-  switch (key.name) {
-    case 'paste': {
+  const entry = options.multiline ? actionFor('input', key) : actionFor('line', key);
+  if (entry === 'input.send' || entry === 'line.confirm') return { kind: 'submit', state };
+  if (entry === 'input.newline') return edit(insertText(state, '\n'));
+  const kill = (start: number, end: number, cursorAt: number) => edit({ ...replaceRange(state, start, end, '', cursorAt), killed: text.slice(start, end) });
+  const action = actionFor('edit', key);
+  switch (action) {
+    case 'edit.paste': {
       const pasted = options.multiline ? key.text : key.text.replace(/\n+/g, ' ');
       return edit(insertText(state, pasted, true));
     }
-    case 'text': {
-      if (key.ctrl || key.meta) return { kind: 'ignored' };
+    case 'edit.type': {
       const typed = options.multiline ? key.text : key.text.replace(/\n+/g, ' ');
       return edit(insertText(state, typed, key.paste));
     }
-    case 'space':
-      return key.ctrl || key.meta ? { kind: 'ignored' } : edit(insertText(state, ' '));
-    case 'return':
-      if (options.multiline && (key.meta || key.shift || key.ctrl)) return edit(insertText(state, '\n'));
-      if (key.meta || key.ctrl) return { kind: 'ignored' };
-      return { kind: 'submit', state };
-    case 'backspace': {
-      if (key.meta || key.ctrl) {
-        const start = wordLeft(text, cursor);
-        return edit({ ...replaceRange(state, start, cursor, '', start), killed: text.slice(start, cursor) });
-      }
+    case 'edit.space':
+      return edit(insertText(state, ' '));
+    case 'edit.deleteBack': {
       if (cursor === 0) return edit(state);
       const start = prevIndex(text, cursor);
       return edit(replaceRange(state, start, cursor, '', start));
     }
-    case 'delete': {
+    case 'edit.deleteForward': {
       if (cursor >= text.length) return edit(state);
       const end = nextIndex(text, cursor);
       return edit(replaceRange(state, cursor, end, '', cursor));
     }
-    case 'left':
-      return move(state, key.ctrl || key.meta ? wordLeft(text, cursor) : prevIndex(text, cursor));
-    case 'right':
-      return move(state, key.ctrl || key.meta ? wordRight(text, cursor) : nextIndex(text, cursor));
-    case 'home':
-      return key.ctrl ? { kind: 'ignored' } : move(state, lineStart(text, cursor));
-    case 'end':
-      return key.ctrl ? { kind: 'ignored' } : move(state, lineEnd(text, cursor));
-    case 'up':
-    case 'down': {
-      const target = verticalMove(state, key.name === 'up' ? -1 : 1);
+    case 'edit.charLeft':
+      return move(state, prevIndex(text, cursor));
+    case 'edit.charRight':
+      return move(state, nextIndex(text, cursor));
+    case 'edit.wordLeft':
+      return move(state, wordLeft(text, cursor));
+    case 'edit.wordRight':
+      return move(state, wordRight(text, cursor));
+    case 'edit.lineStart':
+      return move(state, lineStart(text, cursor));
+    case 'edit.lineEnd':
+      return move(state, lineEnd(text, cursor));
+    case 'edit.lineUp':
+    case 'edit.lineDown': {
+      const target = verticalMove(state, action === 'edit.lineUp' ? -1 : 1);
       return target === undefined ? { kind: 'ignored' } : move(state, target);
     }
+    case 'edit.killLineStart': {
+      const start = lineStart(text, cursor);
+      return kill(start, cursor, start);
+    }
+    case 'edit.killLineEnd': {
+      const end = lineEnd(text, cursor);
+      // At the end of a line, Ctrl+K joins the next one (like Emacs).
+      return kill(cursor, end === cursor && end < text.length ? end + 1 : end, cursor);
+    }
+    case 'edit.killToSpace': {
+      const start = whitespaceWordLeft(text, cursor);
+      return kill(start, cursor, start);
+    }
+    case 'edit.killWordBack': {
+      const start = wordLeft(text, cursor);
+      return kill(start, cursor, start);
+    }
+    case 'edit.killWordForward':
+      return kill(cursor, wordRight(text, cursor), cursor);
+    case 'edit.yank':
+      return state.killed ? edit(insertText(state, state.killed)) : edit(state);
     default:
-      break;
+      return { kind: 'ignored' };
   }
-
-  if (isCtrl(key, 'a')) return move(state, lineStart(text, cursor));
-  if (isCtrl(key, 'e')) return move(state, lineEnd(text, cursor));
-  if (isCtrl(key, 'b')) return move(state, prevIndex(text, cursor));
-  if (isCtrl(key, 'f')) return move(state, nextIndex(text, cursor));
-  if (isCtrl(key, 'h')) return applyEditorKey(state, { ...key, name: 'backspace', ctrl: false }, options);
-  if (isCtrl(key, 'u')) {
-    const start = lineStart(text, cursor);
-    return edit({ ...replaceRange(state, start, cursor, '', start), killed: text.slice(start, cursor) });
-  }
-  if (isCtrl(key, 'k')) {
-    const end = lineEnd(text, cursor);
-    // At the end of a line, Ctrl+K joins the next one (like Emacs).
-    const stop = end === cursor && end < text.length ? end + 1 : end;
-    return edit({ ...replaceRange(state, cursor, stop, '', cursor), killed: text.slice(cursor, stop) });
-  }
-  if (isCtrl(key, 'w')) {
-    const start = whitespaceWordLeft(text, cursor);
-    return edit({ ...replaceRange(state, start, cursor, '', start), killed: text.slice(start, cursor) });
-  }
-  if (isCtrl(key, 'y')) return state.killed ? edit(insertText(state, state.killed)) : edit(state);
-  if (isCtrl(key, 'j')) return options.multiline ? edit(insertText(state, '\n')) : { kind: 'submit', state };
-  if (isMeta(key, 'b')) return move(state, wordLeft(text, cursor));
-  if (isMeta(key, 'f')) return move(state, wordRight(text, cursor));
-  if (isMeta(key, 'd')) {
-    const end = wordRight(text, cursor);
-    return edit({ ...replaceRange(state, cursor, end, '', cursor), killed: text.slice(cursor, end) });
-  }
-  return { kind: 'ignored' };
 }

@@ -3,6 +3,7 @@ import type { FrameUi } from '../../state/types';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import { applyEditorKey, editorFromText, expandText } from '../input/editor';
 import { isDeliberate, type KeyEvent } from '../../terminal/keyboard/keys';
+import { actionFor, type ContextAction } from './keymap';
 import { markRead, rowsRead } from '../panels/frameLayout';
 
 /**
@@ -42,9 +43,6 @@ export interface FrameKeyResult {
   handled: boolean;
 }
 
-const APPROVAL_KEYS = ['y', 't', 's', 'n', 'e'];
-const COMMAND_KEYS = ['y', 'e', 'n'];
-
 export function newFrameUi(id: string, viewport: number, width: number): FrameUi {
   return { id, button: 0, scrollTop: 0, seen: viewport, seenWidth: width, mode: 'buttons', field: EMPTY_EDITOR };
 }
@@ -77,37 +75,63 @@ function lockReason(key: KeyEvent, context: FrameKeyContext): string | undefined
   return undefined;
 }
 
-function answerFor(kind: FrameKind, letter: string, ui: FrameUi, context: FrameKeyContext): FrameKeyResult {
+type FrameAction = ContextAction<'approval'> | ContextAction<'command'>;
+
+/** The answers the letters and buttons give, per frame kind; scrolling and buttons are shared. */
+const ANSWERS: Record<FrameKind, readonly FrameAction[]> = {
+  approval: ['approval.allowOnce', 'approval.allowTool', 'approval.allowServer', 'frame.no', 'frame.edit'],
+  command: ['command.run', 'frame.edit', 'frame.no'],
+};
+
+/** The frame's buttons, left to right, by the action each one presses (see the panels' button rows). */
+const BUTTONS = ANSWERS;
+
+function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: FrameKeyContext): FrameKeyResult {
   if (kind === 'approval') {
-    switch (letter) {
-      case 'y':
-      case 't':
-      case 's': {
+    switch (action) {
+      case 'approval.allowOnce':
+      case 'approval.allowTool':
+      case 'approval.allowServer': {
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole call first (↓ / PgDn), then approve' };
-        const scope = letter === 'y' ? 'once' : letter === 't' ? 'tool' : 'server';
+        const scope = action === 'approval.allowOnce' ? 'once' : action === 'approval.allowTool' ? 'tool' : 'server';
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'allow', scope } } };
       }
-      case 'n':
+      case 'frame.no':
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'deny' } } };
-      case 'e':
+      case 'frame.edit':
         return { ui: { ...ui, mode: 'reason', field: EMPTY_EDITOR, button: 4 }, handled: true };
     }
   } else {
-    switch (letter) {
-      case 'y':
+    switch (action) {
+      case 'command.run':
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole command first (↓ / PgDn), then run it' };
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'run', command: context.command ?? '' } } };
-      case 'n':
+      case 'frame.no':
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'skip' } } };
-      case 'e':
+      case 'frame.edit':
         return { ui: { ...ui, mode: 'edit', field: editorFromText(context.command ?? ''), button: 1 }, handled: true };
     }
   }
   return { ui, handled: true };
 }
 
+/**
+ * The reason line (approval) or the command line (command frame). One-line fields are the line
+ * editor (src/ui/input/editor.ts) fed by the app's one keyboard reader, drawn by fieldLine
+ * (src/ui/panels/editorView.ts). The design named ink-text-input for them; it was removed because
+ * it cannot work without a second reader of the keyboard: it takes keys only through Ink's
+ * useInput, which on mount calls Ink's setRawMode(true) — Ink then attaches its own 'readable'
+ * listener to stdin and parses the raw bytes itself, beside the tokenizer — and on unmount
+ * setRawMode(false), which would put the terminal back in cooked mode under our reader. Ink's
+ * StdinContext is not exported, so it cannot be handed a stdin our reader drives short of
+ * re-encoding parsed keys into escape sequences for Ink's parser, which loses the paste / burst /
+ * read-time marks the frames' guarantees rest on (DESIGN.md §5.2, §5.9: ink-text-input submits on
+ * any Enter, a pasted or typed-ahead one included). Its cursor is private state that starts at
+ * the end of the value, so Ctrl+A/E/U/W cannot be added by wrapping it; with focus off it draws
+ * the bare value, unsanitized and without a cursor.
+ */
 function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
-  if (key.name === 'escape') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
+  if (actionFor('line', key) === 'line.back') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
   const result = applyEditorKey(ui.field, key, { multiline: false });
   if (result.kind === 'edit') return { ui: { ...ui, field: result.state }, handled: true };
   if (result.kind === 'submit') {
@@ -123,50 +147,58 @@ function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKe
   return { ui, handled: !(key.ctrl || key.meta) };
 }
 
+/** The frame's action for `key`: letters count in either case (Y allows like y). */
+function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
+  // Ctrl and Alt letters match by their key name, so lower-casing the text touches typed letters only.
+  const lettered = { ...key, text: key.text.toLowerCase() };
+  return kind === 'approval' ? actionFor('approval', lettered) : actionFor('command', lettered);
+}
+
 export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (ui.mode !== 'buttons') return fieldKey(ui, key, context);
-  const buttons = context.kind === 'approval' ? APPROVAL_KEYS : COMMAND_KEYS;
+  const buttons = BUTTONS[context.kind];
+  const step = Math.max(1, context.viewport - 1);
+  const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });
+  const answer = (action: FrameAction): FrameKeyResult => {
+    const reason = lockReason(key, context);
+    if (reason) return { ui, handled: true, hint: reason };
+    return answerFor(context.kind, action, ui, context);
+  };
 
-  switch (key.name) {
-    case 'up':
+  const action = frameAction(context.kind, key);
+  switch (action) {
+    case 'frame.scrollUp':
       return { ui: scrollTo(ui, ui.scrollTop - 1, context), handled: true };
-    case 'down':
+    case 'frame.scrollDown':
       return { ui: scrollTo(ui, ui.scrollTop + 1, context), handled: true };
-    case 'pageup':
-      return { ui: scrollTo(ui, ui.scrollTop - Math.max(1, context.viewport - 1), context), handled: true };
-    case 'pagedown':
-      return { ui: scrollTo(ui, ui.scrollTop + Math.max(1, context.viewport - 1), context), handled: true };
-    case 'home':
+    case 'frame.pageUp':
+      return { ui: scrollTo(ui, ui.scrollTop - step, context), handled: true };
+    case 'frame.pageDown':
+      return { ui: scrollTo(ui, ui.scrollTop + step, context), handled: true };
+    case 'frame.top':
       return { ui: scrollTo(ui, 0, context), handled: true };
-    case 'end':
+    case 'frame.bottom':
       return { ui: scrollTo(ui, context.total, context), handled: true };
-    case 'left':
-      return { ui: { ...ui, button: (ui.button - 1 + buttons.length) % buttons.length }, handled: true };
-    case 'right':
-      return { ui: { ...ui, button: (ui.button + 1) % buttons.length }, handled: true };
-    case 'tab':
-      return { ui: { ...ui, button: (ui.button + (key.shift ? -1 : 1) + buttons.length) % buttons.length }, handled: true };
-    case 'escape':
-    case 'return': {
-      const reason = lockReason(key, context);
-      if (reason) return { ui, handled: true, hint: reason };
-      const letter = key.name === 'escape' ? 'n' : buttons[ui.button] ?? 'n';
-      return answerFor(context.kind, letter, ui, context);
-    }
-    case 'text': {
-      const letter = key.text.toLowerCase();
-      if (!buttons.includes(letter)) {
-        const mentionsKey = [...letter].some((char) => buttons.includes(char));
-        return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context) ?? 'press one key at a time' } : {}) };
-      }
-      const reason = lockReason(key, context);
-      if (reason) return { ui, handled: true, hint: reason };
-      return answerFor(context.kind, letter, ui, context);
-    }
-    case 'paste':
+    case 'frame.buttonPrevious':
+      return moveButton(-1);
+    case 'frame.buttonNext':
+      return moveButton(1);
+    case 'frame.press':
+      return answer(buttons[ui.button] ?? 'frame.no');
+    case 'frame.refusePaste':
       return { ui, handled: true, hint: 'pasted text never answers a frame' };
+    case 'frame.refuseText': {
+      // A run of letters (typed ahead, or pasted without bracketed paste) answers nothing; say why
+      // when it holds an answer key.
+      const answers: readonly (FrameAction | undefined)[] = ANSWERS[context.kind];
+      const mentionsKey = [...key.text].some((char) => answers.includes(frameAction(context.kind, { ...key, text: char })));
+      return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context) ?? 'press one key at a time' } : {}) };
+    }
+    case undefined:
+      break;
     default:
-      // Ctrl/Alt combinations (Ctrl+S, Ctrl+L, …) belong to the global keys.
-      return { ui, handled: !(key.ctrl || key.meta) };
+      return answer(action);
   }
+  // Ctrl/Alt combinations (Ctrl+S, Ctrl+L, …) belong to the global keys.
+  return { ui, handled: !(key.ctrl || key.meta) };
 }

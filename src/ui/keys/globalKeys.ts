@@ -2,26 +2,22 @@ import { isExpandable } from '../../transcript';
 import type { AppStore } from '../../state/store';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import { sidebarShown } from '../../state/selectors';
-import type { Focus } from '../../state/types';
 import type { AppController } from '../../runtime/controller';
-import { commandLetters } from './keymap';
-import { isCtrl, type KeyEvent } from '../../terminal/keyboard/keys';
+import { actionFor, runAction, type ActionHandlers, type KeyAction, type KeyContext } from './keymap';
+import type { KeyEvent } from '../../terminal/keyboard/keys';
 
 /** A second Ctrl+C within this window quits. */
 export const QUIT_WINDOW_MS = 1000;
 
-/** Ctrl+C, Ctrl+D, Ctrl+L: reachable whatever has the focus, frames included. */
-export function handleCoreKey(store: AppStore, controller: AppController, redraw: () => void, key: KeyEvent, now = Date.now()): boolean {
+interface CoreArgs {
+  store: AppStore;
+  controller: AppController;
+  redraw: () => void;
+  now: number;
+}
+
+function interrupt({ store, controller, now }: CoreArgs): boolean {
   const state = store.getState();
-  if (isCtrl(key, 'd')) {
-    controller.quit();
-    return true;
-  }
-  if (isCtrl(key, 'l')) {
-    redraw();
-    return true;
-  }
-  if (!isCtrl(key, 'c')) return false;
   if (controller.cancel()) {
     state.armQuit(undefined);
     return true;
@@ -49,6 +45,23 @@ export function handleCoreKey(store: AppStore, controller: AppController, redraw
   return true;
 }
 
+/** Ctrl+C, Ctrl+D, Ctrl+L: reachable whatever has the focus, frames included. */
+export const CORE_ACTIONS = {
+  'app.quit': ({ controller }) => {
+    controller.quit();
+    return true;
+  },
+  'app.redraw': ({ redraw }) => {
+    redraw();
+    return true;
+  },
+  'app.interrupt': interrupt,
+} satisfies ActionHandlers<KeyAction, [CoreArgs]>;
+
+export function handleCoreKey(store: AppStore, controller: AppController, redraw: () => void, key: KeyEvent, now = Date.now()): boolean {
+  return runAction<KeyAction, [CoreArgs]>(CORE_ACTIONS, actionFor('everywhere', key), { store, controller, redraw, now });
+}
+
 export interface TranscriptGeometry {
   columns: number;
   /** Rows the transcript has on screen. */
@@ -57,72 +70,121 @@ export interface TranscriptGeometry {
   totalRows: () => number;
 }
 
-/** A printable key (or a run of them) that the focused transcript or sidebar does not use as a command. */
-function typedForInput(focus: Focus, key: KeyEvent): boolean {
-  if (focus === 'input' || key.ctrl || key.meta) return false;
-  if (key.name !== 'text' || key.paste) return false;
-  return !commandLetters(focus).has(key.text);
+interface NavigationArgs {
+  store: AppStore;
+  geometry: TranscriptGeometry;
+  key: KeyEvent;
+  /** Where the table gave the key its action: everywhere, or in the focused panel's context. */
+  from: KeyContext;
 }
 
-/** Focus movement, the sidebar toggle and transcript scrolling. */
-export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
+const maxScroll = (geometry: TranscriptGeometry) => Math.max(0, geometry.totalRows() - geometry.height);
+const page = (geometry: TranscriptGeometry) => Math.max(1, geometry.height - 2);
+
+/** Home / End go to the transcript from the chat, from an empty input, or with Ctrl (not in the sidebar). */
+function transcriptEnds({ store, from }: NavigationArgs): boolean {
   const state = store.getState();
-  const maxScroll = () => Math.max(0, geometry.totalRows() - geometry.height);
-  const page = Math.max(1, geometry.height - 2);
-  if (key.name === 'tab' && !key.ctrl && !key.meta) {
-    // `:` commands complete with Tab in the input.
-    if (!key.shift && state.focus === 'input' && state.editor.text.startsWith(':') && !state.editor.literal) return false;
-    state.cycleFocus(key.shift ? -1 : 1, sidebarShown(state, geometry.columns));
-    return true;
-  }
-  if (key.name === 'paste' && state.focus !== 'input' && !state.sidebarUi.connect) {
-    // A paste is meant for the input, wherever the focus was: move there and let the input take it.
+  if (state.focus === 'sidebar') return false;
+  return from === 'everywhere' || state.focus === 'chat' || (state.focus === 'input' && state.editor.text.length === 0);
+}
+
+function moveFocus({ store, geometry }: NavigationArgs, direction: 1 | -1): boolean {
+  const state = store.getState();
+  // `:` commands complete with Tab in the input.
+  if (direction === 1 && state.focus === 'input' && state.editor.text.startsWith(':') && !state.editor.literal) return false;
+  state.cycleFocus(direction, sidebarShown(state, geometry.columns));
+  return true;
+}
+
+/** Focus movement, the sidebar toggle, transcript scrolling, and typing that is meant for the input. */
+export const NAVIGATION_ACTIONS = {
+  'focus.next': (args) => moveFocus(args, 1),
+  'focus.previous': (args) => moveFocus(args, -1),
+  'focus.pasteIntoInput': ({ store }) => {
+    const state = store.getState();
+    // A paste is meant for the input, wherever the focus was (the connect prompt takes its own):
+    // move there and let the input take it.
+    if (state.focus === 'input' || state.sidebarUi.connect) return false;
     state.updateSidebarUi({ detail: undefined });
     state.setFocus('input');
     return false;
-  }
-  if (typedForInput(state.focus, key)) {
+  },
+  'focus.typeIntoInput': ({ store, key }) => {
+    const state = store.getState();
+    if (state.focus === 'input' || key.paste) return false;
     // Typing while the transcript or the sidebar has the focus is meant for the input: move there
     // and let the input take this very key. Frames and overlays (higher priority) never get here.
     state.setFocus('input');
     return false;
-  }
-  if (isCtrl(key, 's')) {
-    state.toggleSidebar(sidebarShown(state, geometry.columns));
-    return true;
-  }
-  if (key.name === 'pageup') {
-    state.scrollBy(page, maxScroll());
-    return true;
-  }
-  if (key.name === 'pagedown') {
-    state.scrollBy(-page);
-    return true;
-  }
-  const transcriptHomeEnd = state.focus === 'chat' || (state.focus === 'input' && state.editor.text.length === 0) || key.ctrl;
-  if ((key.name === 'home' || key.name === 'end') && transcriptHomeEnd && state.focus !== 'sidebar') {
-    if (key.name === 'home') state.setScrollOffset(maxScroll());
-    else state.scrollToBottom();
-    return true;
-  }
-  if (key.name === 'escape' && state.focus !== 'input') {
+  },
+  'focus.input': ({ store }) => {
+    const state = store.getState();
+    if (state.focus === 'input') return false;
     state.setFocus('input');
     return true;
-  }
-  return false;
+  },
+  'sidebar.toggle': ({ store, geometry }) => {
+    const state = store.getState();
+    state.toggleSidebar(sidebarShown(state, geometry.columns));
+    return true;
+  },
+  'transcript.pageUp': ({ store, geometry }) => {
+    store.getState().scrollBy(page(geometry), maxScroll(geometry));
+    return true;
+  },
+  'transcript.pageDown': ({ store, geometry }) => {
+    store.getState().scrollBy(-page(geometry));
+    return true;
+  },
+  'transcript.top': (args) => {
+    if (!transcriptEnds(args)) return false;
+    args.store.getState().setScrollOffset(maxScroll(args.geometry));
+    return true;
+  },
+  'transcript.bottom': (args) => {
+    if (!transcriptEnds(args)) return false;
+    args.store.getState().scrollToBottom();
+    return true;
+  },
+} satisfies ActionHandlers<KeyAction, [NavigationArgs]>;
+
+export function handleNavigationKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
+  const focus = store.getState().focus;
+  const everywhere = actionFor('everywhere', key);
+  if (everywhere !== undefined) return runAction<KeyAction, [NavigationArgs]>(NAVIGATION_ACTIONS, everywhere, { store, geometry, key, from: 'everywhere' });
+  return runAction<KeyAction, [NavigationArgs]>(NAVIGATION_ACTIONS, actionFor(focus, key), { store, geometry, key, from: focus });
+}
+
+interface ChatArgs {
+  store: AppStore;
+  geometry: TranscriptGeometry;
 }
 
 /** The focused transcript: line scrolling, reasoning fold, tool results and long messages expanded. */
-export function handleChatKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
-  const state = store.getState();
-  if (state.focus !== 'chat') return false;
-  const maxScroll = Math.max(0, geometry.totalRows() - geometry.height);
-  if (key.name === 'up') state.scrollBy(1, maxScroll);
-  else if (key.name === 'down') state.scrollBy(-1);
-  else if (key.name === 'text' && key.text === 'r' && !key.paste) state.toggleReasoning();
-  else if (key.name === 'text' && key.text === 'x' && !key.paste) {
+export const CHAT_ACTIONS = {
+  'chat.lineUp': ({ store, geometry }) => {
+    store.getState().scrollBy(1, maxScroll(geometry));
+    return true;
+  },
+  'chat.lineDown': ({ store }) => {
+    store.getState().scrollBy(-1);
+    return true;
+  },
+  'chat.toggleReasoning': ({ store }) => {
+    store.getState().toggleReasoning();
+    return true;
+  },
+  'chat.toggleExpanded': ({ store }) => {
+    const state = store.getState();
     const ids = state.items.filter(isExpandable).map((item) => item.id);
     state.setExpandedIds(state.expandedIds.length > 0 ? [] : ids);
-  } else return false;
-  return true;
+    return true;
+  },
+} satisfies ActionHandlers<KeyAction, [ChatArgs]>;
+
+export function handleChatKey(store: AppStore, geometry: TranscriptGeometry, key: KeyEvent): boolean {
+  if (store.getState().focus !== 'chat') return false;
+  // Pasted letters are never commands (a paste goes to the input).
+  if (key.paste) return false;
+  return runAction<KeyAction, [ChatArgs]>(CHAT_ACTIONS, actionFor('chat', key), { store, geometry });
 }
