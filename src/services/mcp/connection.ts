@@ -1,10 +1,11 @@
-import { Client, type FetchLike, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
+import { applyMiddlewares, Client, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
 import { isStdioServer, type HttpServerConfig } from '../config/schema';
 import { startBuiltinServer } from '../builtin/index';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
-import { limitMessageSize, sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
+import { limitMessageSize, recordStatus } from './fetch-middleware';
+import { sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
 import type { SessionSpec } from './target';
 import type { TransportKind } from './types';
 import { watchConnection } from './connection-watch';
@@ -54,16 +55,6 @@ function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers
   return new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: {}, listChanged });
 }
 
-/** Wraps fetch to remember the status of the server's answers (only for the MCP URL itself). */
-function recordingFetch(base: FetchLike, url: URL, record: (status: number) => void): FetchLike {
-  return async (input, init) => {
-    const response = await base(input, init);
-    const target = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
-    if (target.split('?')[0] === url.href.split('?')[0]) record(response.status);
-    return response;
-  };
-}
-
 async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
   context.track(transport);
   await client.connect(transport, { timeout: context.timeoutMs });
@@ -73,7 +64,8 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const url = new URL(config.url);
   const headers: Record<string, string> = { ...config.headers };
   if (context.bearer) headers.Authorization = `Bearer ${context.bearer}`;
-  const fetchImpl = limitMessageSize(recordingFetch(context.options.fetch ?? fetch, url, context.recordStatus), context.options.limits.httpMaxMessageBytes);
+  // Innermost first: each answer's status is recorded as it arrives, then its size bounded.
+  const fetchImpl = applyMiddlewares(recordStatus(url, context.recordStatus), limitMessageSize(context.options.limits.httpMaxMessageBytes))(context.options.fetch ?? fetch);
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {

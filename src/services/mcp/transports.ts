@@ -1,6 +1,7 @@
-import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import { applyMiddlewares, type FetchLike, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { StdioServerConfig } from '../config/schema';
 import { describeError, httpStatusOf, isUnauthorized } from './errors';
+import { formatBytes, guardGetStream } from './fetch-middleware';
 import { WatchedSseTransport } from './watched-sse';
 import { ExitWatchingStdioTransport, WatchedStreamableTransport } from './watched-transports';
 
@@ -47,86 +48,6 @@ function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLi
   });
 }
 
-/**
- * A server that closes its GET stream at once (lmcp sends one `endpoint` event and hangs up) has
- * no notification channel; re-opening it would only poll. The stream is re-opened only after one
- * that stayed open a while; otherwise the transport is told 405, which it takes as "no stream".
- * Resumption requests (with Last-Event-ID) always pass.
- */
-export function guardGetStream(base: FetchLike, streamUrl: URL, minimumLifeMs = 5_000): FetchLike {
-  let allowAnother = true;
-  const target = streamUrl.href;
-  return async (input, init) => {
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init?.headers);
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
-    // Only the notification stream itself is guarded: OAuth discovery also uses GET.
-    if (method !== 'GET' || headers.has('last-event-id') || url !== target) return base(input, init);
-    if (!allowAnother) return new Response(null, { status: 405, statusText: 'GET stream not re-opened' });
-    allowAnother = false;
-    const response = await base(input, init);
-    if (!response.ok || !response.body) return response;
-    const opened = Date.now();
-    const watched = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        flush() {
-          if (Date.now() - opened >= minimumLifeMs) allowAnother = true;
-        },
-      }),
-    );
-    return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}
-
-/** The error a body stream fails with when a server sends a message larger than the limit. */
-export class MessageTooLargeError extends Error {
-  constructor(readonly limitBytes: number) {
-    super(`the server sent a message larger than ${formatBytes(limitBytes)} (limits.httpMaxMessageBytes); it was not read`);
-    this.name = 'MessageTooLargeError';
-  }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-/**
- * Bounds what one message from an HTTP server may occupy in memory: a JSON body as a whole, an
- * event stream per event (bytes since the last blank line). A long-lived notification stream may
- * carry any number of events; one event that never ends fails the stream instead of growing.
- */
-export function limitMessageSize(base: FetchLike, maxBytes: number): FetchLike {
-  return async (input, init) => {
-    const response = await base(input, init);
-    if (!response.body) return response;
-    const eventStream = /event-stream/i.test(response.headers.get('content-type') ?? '');
-    let size = 0;
-    let previous = 0;
-    const limited = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          if (!eventStream) {
-            size += chunk.length;
-          } else {
-            for (const byte of chunk) {
-              // A line feed after a line feed (a CR in between is part of a CRLF) ends an event.
-              if (byte === 0x0a && previous === 0x0a) size = 0;
-              else size += 1;
-              if (byte !== 0x0d) previous = byte;
-            }
-          }
-          if (size > maxBytes) {
-            controller.error(new MessageTooLargeError(maxBytes));
-            return;
-          }
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}
-
 export interface HttpTransportOptions {
   url: URL;
   headers: Record<string, string>;
@@ -138,7 +59,7 @@ export function streamableTransport(options: HttpTransportOptions): WatchedStrea
   return new WatchedStreamableTransport(options.url, {
     requestInit: { headers: options.headers },
     authProvider: options.authProvider,
-    fetch: guardGetStream(options.fetch ?? fetch, options.url),
+    fetch: applyMiddlewares(guardGetStream(options.url))(options.fetch ?? fetch),
     // Streams that break are retried a little, never forever (no automatic reconnect storms); a
     // call whose answer is lost with its stream then fails about 3 s later instead of at its timeout.
     reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },

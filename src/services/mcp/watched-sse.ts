@@ -1,7 +1,8 @@
-import { SSEClientTransport, type FetchLike, type JSONRPCMessage, type SSEClientTransportOptions, type TransportSendOptions } from '@modelcontextprotocol/client';
+import { applyMiddlewares, createMiddleware, SSEClientTransport, type FetchLike, type JSONRPCMessage, type Middleware, type SSEClientTransportOptions, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { AwaitedAnswers } from './awaited-answers';
 import { reportBodyEnd } from './body-end';
 import { describeError, httpStatusOf } from './errors';
+import { requestUrl } from './fetch-middleware';
 
 // The legacy HTTP+SSE transport carries every answer on one event stream, bound on the server to
 // one session. When that stream ends, the answers still owed are gone with it: the server sends
@@ -10,6 +11,40 @@ import { describeError, httpStatusOf } from './errors';
 
 /** How long the stream may stay down (the event source waits about 3 s before it re-opens it). */
 const REOPEN_LIMIT_MS = 15_000;
+
+/** What becomes of the requests for the event stream, told to the transport that owns it. */
+interface StreamRequests {
+  /** After start, a request for the stream is the event source re-opening it after it ended. */
+  reopening(): boolean;
+  /** No answer at all (a refused connection; `aborted`: we cancelled the request ourselves). */
+  failed(error: unknown, reopening: boolean, aborted: boolean): void;
+  /** Anything but 200: the event source gives up for good, the connection is over. */
+  refused(status: number, reopening: boolean): void;
+  /** The stream is open: its end is watched. */
+  opened(response: Response, signal: AbortSignal | null | undefined): Response;
+}
+
+/** Watches the GETs for the event stream at `streamUrl`; everything else passes untouched. */
+function watchStreamRequests(streamUrl: string, owner: () => StreamRequests | undefined): Middleware {
+  return createMiddleware(async (next, input, init) => {
+    const requests = owner();
+    const isStream = (init?.method ?? 'GET').toUpperCase() === 'GET' && requestUrl(input) === streamUrl;
+    if (!isStream || !requests) return next(input, init);
+    const reopening = requests.reopening();
+    let response: Response;
+    try {
+      response = await next(input, init);
+    } catch (error) {
+      requests.failed(error, reopening, Boolean(init?.signal?.aborted));
+      throw error;
+    }
+    if (response.status !== 200) {
+      requests.refused(response.status, reopening);
+      return response;
+    }
+    return requests.opened(response, init?.signal);
+  });
+}
 
 export class WatchedSseTransport extends SSEClientTransport {
   /**
@@ -26,34 +61,20 @@ export class WatchedSseTransport extends SSEClientTransport {
   private reopenTimer: NodeJS.Timeout | undefined;
 
   constructor(url: URL, options: SSEClientTransportOptions & { fetch: FetchLike }) {
-    const base = options.fetch;
-    let self: WatchedSseTransport | undefined;
-    const streamUrl = url.href;
-    super(url, {
-      ...options,
-      fetch: async (input, init) => {
-        const target = typeof input === 'string' ? input : input instanceof URL ? input.href : String(input);
-        const isStream = (init?.method ?? 'GET').toUpperCase() === 'GET' && target === streamUrl;
-        if (!isStream || !self) return base(input, init);
-        // After start, a request for the stream is the event source re-opening it after it ended.
-        const reopening = self.started;
-        let response: Response;
-        try {
-          response = await base(input, init);
-        } catch (error) {
-          if (reopening && !init?.signal?.aborted) self.reportUnreachable(describeError(error));
-          if (!reopening) self.openFailure = error;
-          throw error;
-        }
-        if (response.status !== 200) {
-          // The event source gives up for good on anything but 200: the connection is over.
-          if (reopening) self.reportUnreachable(`the event stream could not be re-opened (HTTP ${response.status})`);
-          return response;
-        }
-        return self.watchStream(response, init?.signal);
+    // The middleware exists before the transport does; it is told once there is one to tell.
+    let requests: StreamRequests | undefined;
+    super(url, { ...options, fetch: applyMiddlewares(watchStreamRequests(url.href, () => requests))(options.fetch) });
+    requests = {
+      reopening: () => this.started,
+      failed: (error, reopening, aborted) => {
+        if (reopening && !aborted) this.reportUnreachable(describeError(error));
+        if (!reopening) this.openFailure = error;
       },
-    });
-    self = this;
+      refused: (status, reopening) => {
+        if (reopening) this.reportUnreachable(`the event stream could not be re-opened (HTTP ${status})`);
+      },
+      opened: (response, signal) => this.watchStream(response, signal),
+    };
     this.awaiting = new AwaitedAnswers(this);
   }
 

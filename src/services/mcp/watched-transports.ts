@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/client';
+import { applyMiddlewares, createMiddleware, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Middleware, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AwaitedAnswers, type RequestId } from './awaited-answers';
 import { reportBodyEnd } from './body-end';
@@ -13,6 +13,33 @@ type SendOptions = Parameters<StreamableHTTPClientTransport['send']>[1];
 /** A GET that opened an event stream (notifications, or a resumed answer stream). */
 function isEventStream(init: RequestInit | undefined, response: Response): boolean {
   return (init?.method ?? 'GET').toUpperCase() === 'GET' && response.ok && /event-stream/i.test(response.headers.get('content-type') ?? '');
+}
+
+/** What the watching middleware learns, for the transport it serves (told once that exists). */
+interface FetchWatch {
+  /** Why the last request got no answer at all (a refused connection), if it did not. */
+  lastFailure: unknown;
+  /** An event stream of the server ended: cleanly (`undefined`) or with the error it broke with. */
+  onStreamEnd?: (error: unknown) => void;
+}
+
+/**
+ * Notes why the last request failed (why a resumption failed is only visible at the fetch) and
+ * watches how each event stream the server opened ends.
+ */
+function watchFetches(watch: FetchWatch): Middleware {
+  return createMiddleware(async (next, input, init) => {
+    let response: Response;
+    try {
+      response = await next(input, init);
+      watch.lastFailure = undefined;
+    } catch (error) {
+      if (!init?.signal?.aborted) watch.lastFailure = error;
+      throw error;
+    }
+    if (!isEventStream(init, response)) return response;
+    return reportBodyEnd(response, init?.signal, (error) => watch.onStreamEnd?.(error));
+  });
 }
 
 /**
@@ -31,33 +58,16 @@ export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
   /** An event stream of the server broke (not a clean end: a reset, a server gone mid-stream). */
   onStreamBroken?: (reason: string) => void;
   readonly awaiting: AwaitedAnswers;
-  private readonly failures: { last: unknown };
+  private readonly watch: FetchWatch;
   private closing = false;
 
   constructor(url: URL, options: StreamableHTTPClientTransportOptions & { fetch: FetchLike }) {
-    const failures: { last: unknown } = { last: undefined };
-    const base = options.fetch;
-    let self: WatchedStreamableTransport | undefined;
-    super(url, {
-      ...options,
-      // The reason a resumption failed (a refused connection) is only visible at the fetch.
-      fetch: async (input, init) => {
-        let response: Response;
-        try {
-          response = await base(input, init);
-          failures.last = undefined;
-        } catch (error) {
-          if (!init?.signal?.aborted) failures.last = error;
-          throw error;
-        }
-        if (!isEventStream(init, response)) return response;
-        return reportBodyEnd(response, init?.signal, (error) => {
-          if (error !== undefined && self && !self.closing) self.onStreamBroken?.(describeError(error));
-        });
-      },
-    });
-    self = this;
-    this.failures = failures;
+    const watch: FetchWatch = { lastFailure: undefined };
+    super(url, { ...options, fetch: applyMiddlewares(watchFetches(watch))(options.fetch) });
+    watch.onStreamEnd = (error) => {
+      if (error !== undefined && !this.closing) this.onStreamBroken?.(describeError(error));
+    };
+    this.watch = watch;
     this.awaiting = new AwaitedAnswers(this);
   }
 
@@ -102,7 +112,7 @@ export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
   private streamEnded(id: RequestId): void {
     // Also called after a stream that delivered its answer: only a missing answer counts.
     if (this.closing || !this.awaiting.forget(id)) return;
-    const last = this.failures.last;
+    const last = this.watch.lastFailure;
     this.onResponseLost?.(id, last ? describeError(last) : 'the stream carrying the answer ended before the answer arrived', last !== undefined);
   }
 
