@@ -59,8 +59,8 @@ async function run(args: CliArgs): Promise<number> {
   let tuiArgs = args;
   if (args.continueLast || args.resume !== undefined) {
     // Checked before the screen switches, so a wrong id is a plain one-line error (exit 2).
-    const { resolveResumeTarget, sessionsDir } = await import('./services/history/index');
-    const resume = resolveResumeTarget({ dir: sessionsDir(config), enabled: config.history.enabled, continueLast: args.continueLast, resume: args.resume });
+    const { resolveResume } = await import('./runtime/session-log');
+    const resume = resolveResume(config, { continueLast: args.continueLast, ...(args.resume !== undefined ? { resume: args.resume } : {}) });
     tuiArgs = { ...args, continueLast: false, resume };
   }
   // Before the screen switches: a server that cannot say its model id is a plain one-line error.

@@ -1,6 +1,6 @@
 /**
- * What the panels can ask of the running session. The containers call these; the session (in
- * cli.tsx) decides what they do, so the same panels work against a test double in component tests.
+ * What the panels can ask of the running session. The containers call these; the session
+ * (runtime/session.ts) decides what they do, so the same panels work against a test double in component tests.
  */
 export interface SubmitOptions {
   /**

@@ -4,7 +4,7 @@
 // the file format; this piece owns which file is current and when a withdrawal is written.
 import type { AppConfig } from '../services/config/load';
 import type { Message } from '../services/conversation/types';
-import { openHistory, sessionsDir, type OpenedHistory, type Redactor } from '../services/history/index';
+import { openHistory, resolveResumeTarget, sessionsDir, type OpenedHistory, type Redactor } from '../services/history/index';
 
 export interface ResumeChoice {
   continueLast?: boolean;
@@ -41,6 +41,15 @@ export interface SessionLogger {
   /** Forces what was appended onto the disk (end of each turn). */
   flush(): void;
   close(): void;
+}
+
+/**
+ * The session id `--continue` / `--resume <id|prefix>` mean, or undefined for a new session; throws
+ * ConfigError (exit 2) when there is none. The TUI asks before its screen switches, so a wrong id
+ * is a plain one-line error.
+ */
+export function resolveResume(config: Pick<AppConfig, 'history' | 'paths'>, choice: ResumeChoice): string | undefined {
+  return resolveResumeTarget({ dir: sessionsDir(config), enabled: config.history.enabled, ...choice });
 }
 
 /** Opens the first session (`choice`) at once; throws like `open`. */

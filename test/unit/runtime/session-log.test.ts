@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSessionLogger, type SessionLogOptions } from '../../../src/runtime/session-log';
+import { createSessionLogger, resolveResume, type SessionLogOptions } from '../../../src/runtime/session-log';
 import { loadConfig } from '../../../src/services/config/load';
 import type { Message } from '../../../src/services/conversation/types';
 import { createRedactor, loadSession } from '../../../src/services/history/index';
@@ -88,5 +88,17 @@ describe('the session log', () => {
     log.close();
     expect(log.id()).toBeUndefined();
     expect(opts.errors).toEqual([]);
+  });
+
+  it('the TUI checks --continue / --resume before its screen switches: the id, or a one-line error', async () => {
+    const opts = await options();
+    expect(resolveResume(opts.config, {})).toBeUndefined();
+    expect(() => resolveResume(opts.config, { continueLast: true })).toThrow(/--continue: no saved session/);
+    const log = createSessionLogger(opts, {});
+    log.append(user('u1', 'hello'));
+    log.close();
+    expect(resolveResume(opts.config, { continueLast: true })).toBe(log.id());
+    expect(resolveResume(opts.config, { resume: log.id()!.slice(0, 10) })).toBe(log.id());
+    expect(() => resolveResume(opts.config, { resume: 'nope' })).toThrow(/--resume: .*nope/);
   });
 });
