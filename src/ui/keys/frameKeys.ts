@@ -77,14 +77,15 @@ function lockReason(key: KeyEvent, context: FrameKeyContext): string | undefined
 
 type FrameAction = ContextAction<'approval'> | ContextAction<'command'>;
 
-/** The answers the letters and buttons give, per frame kind; scrolling and buttons are shared. */
-const ANSWERS: Record<FrameKind, readonly FrameAction[]> = {
+/**
+ * The frames' buttons, left to right, by the action each one presses. The panels draw them with
+ * their letters (APPROVAL_BUTTONS, COMMAND_BUTTONS; panels do not import the key table), and a
+ * test checks those letters against the table in this order.
+ */
+export const FRAME_BUTTON_ACTIONS: Record<FrameKind, readonly FrameAction[]> = {
   approval: ['approval.allowOnce', 'approval.allowTool', 'approval.allowServer', 'frame.no', 'frame.edit'],
   command: ['command.run', 'frame.edit', 'frame.no'],
 };
-
-/** The frame's buttons, left to right, by the action each one presses (see the panels' button rows). */
-const BUTTONS = ANSWERS;
 
 function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: FrameKeyContext): FrameKeyResult {
   if (kind === 'approval') {
@@ -156,7 +157,7 @@ function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
 
 export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (ui.mode !== 'buttons') return fieldKey(ui, key, context);
-  const buttons = BUTTONS[context.kind];
+  const buttons = FRAME_BUTTON_ACTIONS[context.kind];
   const step = Math.max(1, context.viewport - 1);
   const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });
   const answer = (action: FrameAction): FrameKeyResult => {
@@ -190,7 +191,7 @@ export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): 
     case 'frame.refuseText': {
       // A run of letters (typed ahead, or pasted without bracketed paste) answers nothing; say why
       // when it holds an answer key.
-      const answers: readonly (FrameAction | undefined)[] = ANSWERS[context.kind];
+      const answers: readonly (FrameAction | undefined)[] = buttons;
       const mentionsKey = [...key.text].some((char) => answers.includes(frameAction(context.kind, { ...key, text: char })));
       return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context) ?? 'press one key at a time' } : {}) };
     }

@@ -171,6 +171,14 @@ export function actionFor<C extends KeyContext>(context: C, key: KeyEvent): Cont
   return undefined;
 }
 
+/** The letter that gives `action` in `context` (frame buttons show it), from the table. */
+export function letterFor<C extends KeyContext>(context: C, action: ContextAction<C>): string {
+  for (const { spec, action: bound } of bindingsOf(context)) {
+    if (bound === action && !spec.ctrl && !spec.meta && isCharSpec(spec.base)) return spec.base;
+  }
+  throw new Error(`the key table binds no letter to ${action} in ${context}`);
+}
+
 /**
  * What each action does in one handler. A handler returns true when it took the key, false to
  * pass it on to the handlers below it.

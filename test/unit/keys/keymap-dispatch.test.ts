@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { actionFor, KEYMAP, parseSpec, type KeyAction, type KeyBinding, type KeyContext } from '../../../src/ui/keys/keymap';
+import { actionFor, KEYMAP, letterFor, parseSpec, type KeyAction, type KeyBinding, type KeyContext } from '../../../src/ui/keys/keymap';
 import { CHAT_ACTIONS, CORE_ACTIONS, NAVIGATION_ACTIONS } from '../../../src/ui/keys/globalKeys';
 import { CONNECT_ACTIONS, DETAIL_ACTIONS, SIDEBAR_ACTIONS } from '../../../src/ui/containers/SidebarContainer';
 import { INPUT_ACTIONS } from '../../../src/ui/containers/InputContainer';
-import { APPROVAL_DELAY_MS, frameKey, newFrameUi, type FrameKeyContext } from '../../../src/ui/keys/frameKeys';
+import { APPROVAL_DELAY_MS, FRAME_BUTTON_ACTIONS, frameKey, newFrameUi, type FrameKeyContext } from '../../../src/ui/keys/frameKeys';
 import { applyEditorKey, editorFromText } from '../../../src/ui/input/editor';
+import { APPROVAL_BUTTONS } from '../../../src/ui/panels/ApprovalFrame';
+import { COMMAND_BUTTONS } from '../../../src/ui/panels/CommandFrame';
 import { makeKey, type KeyEvent, type KeyName } from '../../../src/terminal/keyboard/keys';
 
 // The key table is the dispatch table: every action it names is acted on by a handler, and the
@@ -79,6 +81,20 @@ describe('the key table is the dispatch table', () => {
         const result = frameKey(ui, keyFor(spec, APPROVAL_DELAY_MS + 1), context);
         expect(result.answer !== undefined || result.ui !== ui, `line ${spec} did nothing`).toBe(true);
       }
+    }
+  });
+
+  it("the frames' buttons show the table's letters, and a button's letter and Enter on that button give the same answer", () => {
+    for (const [kind, buttons] of [['approval', APPROVAL_BUTTONS], ['command', COMMAND_BUTTONS]] as const) {
+      expect(buttons.map((button) => button.key)).toEqual(FRAME_BUTTON_ACTIONS[kind].map((action) => letterFor(kind, action)));
+      const context: FrameKeyContext = { kind, shownAt: 0, total: 5, viewport: 10, command: 'ls' };
+      buttons.forEach((button, index) => {
+        const ui = { ...newFrameUi('f', 10, 80), button: index };
+        const byEnter = frameKey(ui, makeKey('return', { at: APPROVAL_DELAY_MS + 1 }), context);
+        const byLetter = frameKey(ui, makeKey('text', { text: button.key, at: APPROVAL_DELAY_MS + 1 }), context);
+        expect(byLetter.answer ?? byLetter.ui.mode, `${kind} ${button.key}`).toEqual(byEnter.answer ?? byEnter.ui.mode);
+        expect(byLetter.answer !== undefined || byLetter.ui.mode !== 'buttons', `${kind} ${button.key} answers nothing`).toBe(true);
+      });
     }
   });
 
