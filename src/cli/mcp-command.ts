@@ -7,7 +7,7 @@ import { createMcpFor, toolIndexFor } from '../runtime/mcp';
 import type { CliArgs } from './args';
 import { loginTarget, runLogin } from './mcp-login';
 
-// `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the seed-004
+// `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the
 // "list all tools of a server" utility, and a way to call a tool from a script. Text output is
 // sanitized (server text can carry escape sequences); --json output is JSON, escaped by JSON.
 // These never start a browser sign-in (a script would hang on it): a server that needs one is

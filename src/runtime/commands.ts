@@ -1,4 +1,4 @@
-// The `:` meta commands (seed §7 plus the app's own). Their output goes into the transcript as
+// The `:` meta commands (README.md, "Commands"). Their output goes into the transcript as
 // status lines; server-controlled text in it (names, descriptions) is sanitized by the chat view
 // at display time like every other status line.
 import { describeModels } from '../services/broker/models';

@@ -21,7 +21,7 @@ export interface CompletionSources {
   sessions?: readonly string[];
 }
 
-/** The `:` commands as the conversation layer defines them (issue 5 §8, seed §7); used until it exports its own table. */
+/** The `:` commands as the conversation layer defines them (README.md, "Commands"); used until it exports its own table. */
 export const DEFAULT_COMMANDS: readonly CommandSpec[] = [
   { name: 'help' },
   { name: 'clear' },

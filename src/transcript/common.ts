@@ -20,7 +20,7 @@ export interface ItemLayout {
   clock: boolean;
 }
 
-/** Limits on what one item may put on screen (DESIGN.md §5.7); expanded items get more. */
+/** Limits on what one item may put on screen (docs/ARCHITECTURE.md, Security invariants 7); expanded items get more. */
 export const LIMITS = {
   userLines: 400,
   statusLines: 20,

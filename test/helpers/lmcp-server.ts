@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
-// An MCP server with the quirks of lmcp v0.5.4 (seed 000 §2/§4), the servers aish-tui meets in the
+// An MCP server with the quirks of lmcp v0.5.4 (docs/ARCHITECTURE.md, Conversation rules: servers with quirks), the servers aish-tui meets in the
 // field: only the synchronous POST flavour of streamable HTTP, `Connection: close` on every answer,
 // HTTP 202 with an empty body for notifications, a GET /mcp that sends one `endpoint` event and
 // hangs up, a fixed protocolVersion whatever the client offers, `listChanged: false`, no session id,

@@ -7,7 +7,7 @@ import { isToolResultTurn, textReply, toolCallReply } from '../helpers/scripted-
 import { keys, sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
 
-// DESIGN.md §5.2 end to end: what you approve is what runs. Keys that arrive too early, come from a
+// docs/ARCHITECTURE.md, Security invariants 2, end to end: what you approve is what runs. Keys that arrive too early, come from a
 // paste or a burst, or are really a terminal's replies never answer a frame; each frame of a queue
 // is answered on its own; the server receives exactly the call that was shown and allowed.
 

@@ -6,7 +6,7 @@ import { startHttpMcpServer } from '../faults/fixtures/http-mcp-server';
 import { ask, hostileServer, sessionMessages, startApp, waitForSettled } from './helpers/app';
 import { memoryOf } from './helpers/memory';
 
-// DESIGN.md §5.7: everything a server or a model can send is bounded. Each case floods the built
+// docs/ARCHITECTURE.md, Security invariants 7: everything a server or a model can send is bounded. Each case floods the built
 // binary and then checks behaviour, not timings: the flood is reported, the UI still echoes a
 // keystroke and quits on Ctrl+D, and the process's peak memory stayed far below what keeping the
 // flood would take.

@@ -7,7 +7,7 @@ import { keys, sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, startApp, until, waitForSettled } from './helpers/app';
 import { expectCleanTerminalOutput } from './helpers/escapes';
 
-// DESIGN.md §5.1 end to end: hostile text from the model (answer and reasoning, whole and one
+// docs/ARCHITECTURE.md, Security invariants 1, end to end: hostile text from the model (answer and reasoning, whole and one
 // character per chunk) and from an MCP server (names, titles, descriptions, schemas, arguments,
 // results, progress, stderr, errors) goes through the built binary in a real pseudo-terminal. The
 // raw bytes the app wrote may contain only the escape sequences the app itself uses; the screen

@@ -3,7 +3,7 @@ import { forDisplay } from '../../src/runtime/turns';
 import { configSchema } from '../../src/services/config/schema';
 import { isSecretSetting } from '../../src/services/config/secrets';
 
-// Every bound of DESIGN.md §5.7 is a config key with a default (issue point 5), and the transcript
+// Every bound (docs/ARCHITECTURE.md, Security invariants 7) is a config key with a default, and the transcript
 // keeps only limits.displayResultChars of a tool result.
 
 describe('bounds are configurable, with defaults', () => {

@@ -9,7 +9,7 @@ import { isToolResultTurn, textReply, toolCallReply } from '../helpers/scripted-
 import { hostileServer, prepareHome } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 
-// DESIGN.md §5.3 and issue point 4: a server cannot shadow another server's tools. Identity is the
+// docs/ARCHITECTURE.md, Security invariants 3: a server cannot shadow another server's tools. Identity is the
 // configured alias; a tool name with `__` in it stays inside its own alias; rules match the
 // (alias, tool) pair; collisions are reported, never resolved silently.
 

@@ -7,7 +7,7 @@ import { sleep } from '../helpers/terminal';
 import { ask, FRAME_DELAY_MS, hostileServer, prepareHome, startApp, stateDir, waitForSettled } from './helpers/app';
 import { runHeadless } from './helpers/headless';
 
-// DESIGN.md §5.4: a tool's definition is pinned per server on first sight (<stateDir>/pins.json,
+// docs/ARCHITECTURE.md, Security invariants 4: a tool's definition is pinned per server on first sight (<stateDir>/pins.json,
 // 0600). When the server changes it — announced with list_changed in the middle of a session, or
 // between two sessions — the approvals given for the old definition stop applying until the user
 // allows the new one once, and the frame says what changed. Annotations never grant anything.

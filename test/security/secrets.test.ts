@@ -7,7 +7,7 @@ import { ask, directoriesWithModes, filesWithModes, hostileServer, prepareHome, 
 import { runHeadless } from './helpers/headless';
 import { keys, TerminalSession } from '../helpers/terminal';
 
-// DESIGN.md §5.6: API keys and bearer tokens never appear on screen, in the session log, in error
+// docs/ARCHITECTURE.md, Security invariants 6: API keys and bearer tokens never appear on screen, in the session log, in error
 // messages or in --json / stream-json output, even when every server echoes them back: the model
 // server in its streamed answer, its reasoning and an error body; an HTTP MCP server in a tool
 // description and a result; a stdio server in a result and on stderr. Files we create are 0600.

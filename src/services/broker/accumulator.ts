@@ -36,7 +36,7 @@ interface ToolSlot {
 export interface AccumulatorState {
   /** Tool calls being assembled, in the order first seen. */
   readonly slots: readonly ToolSlot[];
-  /** The key of the slot an index-less fragment continues (seed §5: a missing index means the current call). */
+  /** The key of the slot an index-less fragment continues (a missing index means the current call; docs/ARCHITECTURE.md, Conversation rules). */
   readonly currentKey: number | undefined;
   /** The first non-null finish reason; a later null or duplicate never replaces it. */
   readonly finishReason: string | undefined;
@@ -47,7 +47,7 @@ export interface AccumulatorState {
   /** `data: [DONE]` arrived: the stream is over whatever follows. */
   readonly done: boolean;
   readonly malformedChunks: number;
-  /** A tool-call fragment without an index was seen (noted once per stream, seed §5). */
+  /** A tool-call fragment without an index was seen (noted once per stream; docs/ARCHITECTURE.md, Conversation rules). */
   readonly missingIndexNoted: boolean;
   /** For tool calls that arrive without an id: `${idPrefix}_${index}`. */
   readonly idPrefix: string;
@@ -197,7 +197,7 @@ function slotFor(state: AccumulatorState, fragment: JsonObject, position: number
     if (same) return same;
   }
   // Several index-less calls in one delta are told apart by position; a single one continues the
-  // current call (seed §5), unless it carries a new id: then it is a new call.
+  // current call (docs/ARCHITECTURE.md, Conversation rules), unless it carries a new id: then it is a new call.
   const current = state.slots.find((slot) => slot.key === state.currentKey);
   const candidate = count > 1 ? position : (current?.index ?? 0);
   const occupant = count > 1 ? lastAt(state, candidate) : (current ?? lastAt(state, candidate));

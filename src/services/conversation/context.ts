@@ -1,12 +1,12 @@
-// Turns the conversation history into the messages sent to the model (seed §3 context.lua, §5).
+// Turns the conversation history into the messages sent to the model (docs/ARCHITECTURE.md, Conversation rules).
 //
 // - Standard path: assistant turns keep their `tool_calls`, each result is a `role: "tool"`
 //   message with the matching `tool_call_id`.
-// - `useToolRole: false` (strict chat templates, seed Q18): tool results become
+// - `useToolRole: false` (strict chat templates; docs/ARCHITECTURE.md, Conversation rules): tool results become
 //   `[tool: alias__name]\n<content>` blocks in front of the next user turn; inside a tool
 //   sub-loop, where no user turn follows yet, they form a user turn of their own.
 // - Output of confirmed commands (`exec` records) waits for the next genuine user turn, however
-//   many tool rounds come first (seed B4).
+//   many tool rounds come first (docs/ARCHITECTURE.md, Conversation rules).
 // - Consecutive user turns (an answer that failed or was cancelled before any text) are merged so
 //   roles still alternate.
 // - The result is checked before it is sent: a malformed history is refused, never sent.

@@ -1,6 +1,6 @@
 // Running a shell command for the conversation: a confirmed `CMD:` proposal or a `!command` the
 // user typed. The output is streamed as events and kept as an `exec` record, which reaches the
-// model with the next user turn (seed B4).
+// model with the next user turn (docs/ARCHITECTURE.md, Conversation rules).
 import { formatDuration } from '../shared/duration';
 import { runCommand, type RunEvent, type RunOptions } from '../shell/run';
 import type { ConversationEvent, Message } from './types';

@@ -1,4 +1,4 @@
-// The conversation loop (seed §5, §12): one user message in, a stream of typed events out. Both
+// The conversation loop (docs/ARCHITECTURE.md, "A keystroke, end to end" and Conversation rules): one user message in, a stream of typed events out. Both
 // front ends drive it: the TUI folds the events into the store, headless mode prints them.
 //
 //   user turn -> model -> (tool calls? -> decide each in order -> run -> tool turns -> model)* ->
@@ -149,7 +149,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     }
     if (calls.length === 0) break;
 
-    // Tool calls, strictly one after the other (seed §2): effects are often order-dependent.
+    // Tool calls, strictly one after the other (docs/ARCHITECTURE.md, Conversation rules): effects are often order-dependent.
     const depthReached = depth >= maxToolDepth;
     if (depthReached) yield { type: 'status', level: 'warn', message: DEPTH_LIMIT_STATUS };
     const limit = config.mcp.maxToolCallsPerAnswer;

@@ -1,5 +1,5 @@
 // One tool call from the model, start to end: checked, decided (policy, then the user), run
-// through the MCP service, and answered with exactly one tool turn whatever happens (seed §4:
+// through the MCP service, and answered with exactly one tool turn whatever happens (docs/ARCHITECTURE.md, Conversation rules:
 // an unanswered call breaks strict chat templates and leaves the model guessing).
 import type { CompletedToolCall } from '../broker/types';
 import { ARGUMENTS_INVALID, CANCELLED, type McpService, type ToolCallOutcome, type ToolOutcomeKind } from '../mcp/index';

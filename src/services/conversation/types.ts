@@ -34,7 +34,7 @@ export type Message =
       /** Why the call did not run, kept so a resumed transcript shows it as it was (never sent to the model). */
       outcome?: 'denied' | 'skipped' | 'cancelled';
     }
-  /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (seed B4). */
+  /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (docs/ARCHITECTURE.md, Conversation rules). */
   | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string };
 
 /** Why a tool call ran or did not. `rule` names the config or session rule for automatic decisions. */

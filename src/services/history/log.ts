@@ -1,4 +1,4 @@
-// One JSONL file per session (seed §3 history.lua): a header line, then one line per message,
+// One JSONL file per session (docs/ARCHITECTURE.md, Conversation rules: session log): a header line, then one line per message,
 // appended as it happens and fsync'ed at the end of each turn. The file is created on the first
 // message, so starting and quitting without a word leaves nothing behind. Directory 0700, files 0600.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, chmodSync } from 'node:fs';

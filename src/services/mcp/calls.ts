@@ -8,7 +8,7 @@ import { taskSupportProblem } from './task-support';
 import type { CallToolOptions, ToolCallOutcome } from './types';
 import type { ArgumentValidator } from './validate';
 
-// seed §4: every call ends in text for the model, whatever went wrong. Nothing here throws.
+// Every call ends in text for the model, whatever went wrong (docs/ARCHITECTURE.md, Conversation rules). Nothing here throws.
 
 import { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR } from './texts';
 

@@ -12,7 +12,7 @@ const GENERIC_LABELS = new Set(['www', 'mcp', 'api', 'app']);
 export const RESERVED_ALIASES: readonly string[] = ['builtin'];
 
 /**
- * An alias from a URL's host name (seed §7): `boltzmann.fritz.box` -> `boltzmann`,
+ * An alias from a URL's host name (docs/ARCHITECTURE.md, Conversation rules): `boltzmann.fritz.box` -> `boltzmann`,
  * `mcp.example.com` -> `example`; addresses and localhost keep their port: `127.0.0.1:8931` ->
  * `127-0-0-1-8931`. The result always satisfies the alias rules.
  */

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { TOOL_REPORTED_ERROR } from './texts';
 
-// seed §4: the model gets one string per tool call. Text blocks are concatenated; binary content
+// The model gets one string per tool call (docs/ARCHITECTURE.md, Conversation rules). Text blocks are concatenated; binary content
 // becomes a one-line placeholder (the model cannot see it, but it learns it was there). Base64
 // never gets through: not in image or audio blocks, not in embedded resources, and not in
 // structuredContent, where servers copy the same payloads (server-filesystem's media files).

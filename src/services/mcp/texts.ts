@@ -1,4 +1,4 @@
-// What the model reads when a tool call did not give a result (seed §4). A module of its own, with
+// What the model reads when a tool call did not give a result (docs/ARCHITECTURE.md, Conversation rules). A module of its own, with
 // no imports, so the conversation loop can use the same words without loading the MCP client.
 export const DISPATCH_FAILED = '[aish] tool dispatch failed: ';
 export const TRANSPORT_ERROR = '[aish] tool transport error: ';

@@ -46,7 +46,7 @@ export interface ToolProgress {
 }
 
 /**
- * How a call ended. Every kind still produces `content` for the model (seed §4: a tool call is
+ * How a call ended. Every kind still produces `content` for the model (docs/ARCHITECTURE.md, Conversation rules: a tool call is
  * never left without a tool turn).
  */
 export type ToolOutcomeKind =

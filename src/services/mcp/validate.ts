@@ -1,6 +1,6 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
-// seed-002 executor: arguments are checked against the tool's inputSchema before the call, so a
+// Arguments are checked against the tool's inputSchema before the call (docs/ARCHITECTURE.md, Conversation rules), so a
 // malformed call costs no round trip and the model gets a precise message to correct itself.
 
 type Check = (input: unknown) => { valid: true } | { valid: false; errorMessage: string };

@@ -1,4 +1,4 @@
-// The one redactor (DESIGN.md §5.6): every text built from a server's, a tool's or the model's words
+// The one redactor (docs/ARCHITECTURE.md, Security invariants 6): every text built from a server's, a tool's or the model's words
 // that may be shown or logged passes through here. One marker everywhere, `[redacted]`: it says what
 // happened in words, and unlike `***` it is not markdown (a lone `***` line is a rule, `***x***` is
 // bold italics), so a redacted answer still renders as what it is.

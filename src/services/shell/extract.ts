@@ -1,4 +1,4 @@
-// `CMD: <command>` lines in the model's final answer propose local shell commands (seed §1, §8).
+// `CMD: <command>` lines in the model's final answer propose local shell commands (docs/ARCHITECTURE.md, Conversation rules).
 // Only lines outside fenced code blocks count: an answer that shows an example script containing
 // "CMD:" must not turn that script into proposals.
 

@@ -1,5 +1,5 @@
 /**
- * The one place untrusted text is made safe to put on a terminal (DESIGN.md §5.1).
+ * The one place untrusted text is made safe to put on a terminal (docs/ARCHITECTURE.md, Security invariants 1).
  *
  * Model output, tool names, descriptions, arguments, results, server names and stderr can carry
  * escape sequences that would move the cursor, rewrite the screen, set the clipboard (OSC 52),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../broker/types';
 import { taskSupportProblem, type McpToolInfo, type ServerSnapshot } from '../mcp/index';
 
-// Tools reach the model as `<alias>__<tool>` (seed §2). The wire name must satisfy the strictest
+// Tools reach the model as `<alias>__<tool>` (docs/ARCHITECTURE.md, Conversation rules). The wire name must satisfy the strictest
 // provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a
 // wire name to (alias, tool) is always this index's map, never a split of the string.
 

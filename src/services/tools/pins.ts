@@ -6,7 +6,7 @@ import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/index';
 import type { DefinitionPins } from './policy';
 
 /**
- * Pinned tool definitions (DESIGN.md §5.4).
+ * Pinned tool definitions (docs/ARCHITECTURE.md, Security invariants 4).
  *
  * A server can change what a tool does after the user approved it "always": a new description
  * that instructs the model differently, a schema that accepts a path it did not accept before.

@@ -1,4 +1,4 @@
-// The approval policy (seed §6, DESIGN.md §5.3): decides whether a tool call runs without asking,
+// The approval policy (README.md, "Safety"; docs/ARCHITECTURE.md, Security invariants 3): decides whether a tool call runs without asking,
 // is refused, or needs the user. Rules are kept as structured (alias, tool) pairs and matched
 // against the pair the tool index resolved for the call, never against a string prefix of the
 // wire name: a server aliased `fs` must not inherit the rules of `fs-remote`. What a server says
@@ -27,7 +27,7 @@ export type PolicyDecision =
   | { action: 'ask'; definitionChanged?: string };
 
 /**
- * The hook for pinned tool definitions (DESIGN.md §5.4): returns what changed when the tool's
+ * The hook for pinned tool definitions (docs/ARCHITECTURE.md, Security invariants 4): returns what changed when the tool's
  * definition differs from the one seen when it was first approved, else undefined. A changed
  * definition loses every "allow" rule (config and session) and is asked again; deny rules still apply.
  */

@@ -126,7 +126,7 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
  * setRawMode(false), which would put the terminal back in cooked mode under our reader. Ink's
  * StdinContext is not exported, so it cannot be handed a stdin our reader drives short of
  * re-encoding parsed keys into escape sequences for Ink's parser, which loses the paste / burst /
- * read-time marks the frames' guarantees rest on (DESIGN.md §5.2, §5.9: ink-text-input submits on
+ * read-time marks the frames' guarantees rest on (docs/ARCHITECTURE.md, Security invariants 2 and 9: ink-text-input submits on
  * any Enter, a pasted or typed-ahead one included). Its cursor is private state that starts at
  * the end of the value, so Ctrl+A/E/U/W cannot be added by wrapping it; with focus off it draws
  * the bare value, unsanitized and without a cursor.

@@ -217,7 +217,7 @@ describe('the conversation loop with the built-in server', () => {
     expect(toolMessages(result.messages).map((message) => message.content)).toEqual(['2', '4', DENIED_BY_USER]);
   });
 
-  it('sends no tools field when no server is ready (seed: some servers reject "tools": [])', async () => {
+  it('sends no tools field when no server is ready (some servers reject "tools": [])', async () => {
     const config = await testConfig(broker.url);
     mcp = await startMcp(config, {}, false);
     const start = broker.requests.length;
@@ -260,7 +260,7 @@ describe('the conversation loop with the built-in server', () => {
 });
 
 describe('request body and failing servers', () => {
-  it('seed checkpoint #5: the body sent equals a hand-built one (model, messages, stream, tools)', async () => {
+  it('the body sent equals a hand-built one (model, messages, stream, tools)', async () => {
     const config = await testConfig(broker.url);
     mcp = await startMcp(config);
     const start = broker.requests.length;
@@ -383,7 +383,7 @@ describe('proposed commands (CMD:)', () => {
     expect(sent.at(-1)).toEqual({ role: 'user', content: '[exec: echo edited; echo err >&2]\nedited\nerr\n[exit code 0]\n\nwhat did it print?' });
   });
 
-  it('pending exec output persists across a tool sub-loop and reaches the model once, with the user turn (seed B4)', async () => {
+  it('pending exec output persists across a tool sub-loop and reaches the model once, with the user turn', async () => {
     const config = await testConfig(broker.url);
     mcp = await startMcp(config);
     const at = new Date().toISOString();

@@ -4,7 +4,7 @@ import { buildToolIndex } from '../../../src/services/tools/names';
 import { LMCP_PROTOCOL_VERSION, startLmcpServer, type LmcpServer } from '../../helpers/lmcp-server';
 import { testManager, type TestManager } from '../../helpers/mcp';
 
-// seed 000 §2/§4: the fleet's lmcp servers and their quirks.
+// The lmcp servers met in the field and their quirks (docs/ARCHITECTURE.md, Conversation rules: servers with quirks).
 
 let lmcp: LmcpServer | undefined;
 let test: TestManager | undefined;

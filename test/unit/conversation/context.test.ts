@@ -76,7 +76,7 @@ describe('context -> wire messages', () => {
     expect(wire.at(-1)).toEqual({ role: 'user', content: '[tool: s__x]\nA\n\n[tool: s__y]\nB' });
   });
 
-  it('exec output waits for the next genuine user turn, across tool rounds (seed B4)', () => {
+  it('exec output waits for the next genuine user turn, across tool rounds', () => {
     const wire = buildRequestMessages(
       [
         user('list files'),

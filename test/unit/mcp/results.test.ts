@@ -4,7 +4,7 @@ import { base64Size, flattenResult, toolTurnText } from '../../../src/services/m
 import { StderrTail } from '../../../src/services/mcp/stderr';
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 
-describe('flattenResult (seed §4)', () => {
+describe('flattenResult (one string per tool call)', () => {
   it('concatenates text blocks', () => {
     expect(flattenResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ text: 'a\nb', binary: [] });
   });
