@@ -57,6 +57,22 @@ export class SessionView {
     return () => this.watchers.delete(watcher);
   }
 
+  /** Resolves with the first snapshot for which `waiting` is false, or with the current one after `timeoutMs`. */
+  until(waiting: (snapshot: ServerSnapshot) => boolean, timeoutMs: number): Promise<ServerSnapshot> {
+    if (!waiting(this.snapshot)) return Promise.resolve(this.snapshot);
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        unwatch();
+        resolve(this.snapshot);
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      const unwatch = this.watch((snapshot) => {
+        if (!waiting(snapshot)) finish();
+      });
+    });
+  }
+
   status(level: 'info' | 'warn' | 'error', message: string): void {
     if (!this.muted) this.emit({ type: 'status', alias: this.alias, level, message: this.redact(message) });
   }

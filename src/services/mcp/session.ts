@@ -264,18 +264,7 @@ export class ServerSession {
   settled(timeoutMs: number): Promise<ServerSnapshot> {
     // Only an interactive session waits for a browser; otherwise needs-auth is where it stays.
     const waiting = (snapshot: ServerSnapshot) => snapshot.state === 'connecting' || (snapshot.state === 'needs-auth' && this.context.options.interactive);
-    if (!waiting(this.snapshot)) return Promise.resolve(this.snapshot);
-    return new Promise((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        unwatch();
-        resolve(this.snapshot);
-      };
-      const timer = setTimeout(finish, timeoutMs);
-      const unwatch = this.view.watch((snapshot) => {
-        if (!waiting(snapshot)) finish();
-      });
-    });
+    return this.view.until(waiting, timeoutMs);
   }
 
   /** Ends the current attempt: its callbacks stop touching the session, its transports close. */
