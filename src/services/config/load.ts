@@ -47,8 +47,13 @@ export const MODEL_ID_FROM_SERVER = '';
  * is talking; `cli` while the id is unknown or when a configured model already has that name.
  */
 export function adHocModelName(models: Readonly<Record<string, unknown>>, id: string): string {
-  return id !== MODEL_ID_FROM_SERVER && !Object.hasOwn(models, id) ? id : 'cli';
+  // The id may come from the server's model list: it names the model only when `:model <name>` can
+  // say it back (one word of printable characters, not too long) and it is a safe record key.
+  const usable = /^[^\s\p{C}]{1,64}$/u.test(id) && !UNSAFE_KEYS.has(id);
+  return usable && !Object.hasOwn(models, id) ? id : 'cli';
 }
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Finds the config file: `--config`, then `$AISH_CONFIG`, then the XDG config directory. */
 export function findConfigFile(cli: CliOverrides, env: NodeJS.ProcessEnv, cwd: string): string | undefined {

@@ -40,6 +40,17 @@ describe('--base-url without --model', () => {
     expect(result.stderr).toBe('aish-tui: --base-url without --model: the server lists 3 models; using the first, "llama-3.1-8b" (others: "mistral-7b", "phi-4"; pass --model <id> to choose)\n');
   });
 
+  it('an id that cannot name a model (a record key like __proto__, spaces, a bidi control) is still sent as the id', async () => {
+    for (const id of ['__proto__', 'my model', 'evil\u202egnp.exe']) {
+      broker.models([id]);
+      broker.enqueue(textReply('Hi.'));
+      const result = await runAish(['--base-url', broker.url, '-p', 'hi', '--output-format', 'json']);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(chatRequests().at(-1)!.body!.model).toBe(id);
+      expect(JSON.parse(result.stdout)).toMatchObject({ text: 'Hi.', error: null });
+    }
+  });
+
   it('sends the key with the model list request, and a rejected key says so', async () => {
     broker.models(errorReply(401, { error: { message: 'Invalid API key' } }));
     const before = chatRequests().length;
