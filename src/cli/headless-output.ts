@@ -54,6 +54,25 @@ export interface JsonUsage {
   tokens_per_second?: number;
 }
 
+/** The context of the last request against the model's window (README.md, "Context"). */
+export interface JsonContext {
+  /** Prompt tokens of the last request (counted by the server when `reported`), plus its answer. */
+  used: number;
+  reported: boolean;
+  /** The window in tokens, or null when unknown; `window_source` says where it came from or why not. */
+  window: number | null;
+  window_source: string;
+  system: number;
+  tools: number;
+  tools_by_server: Record<string, number>;
+  messages: number;
+  reserve: number;
+  /** The prompt size at which a request is compacted first; null: never. */
+  compact_at: number | null;
+  /** Compactions during this run. */
+  compactions: number;
+}
+
 export interface JsonResult {
   text: string;
   reasoning: string;
@@ -63,6 +82,7 @@ export interface JsonResult {
   error: string | null;
   /** Proposed `CMD:` lines: run only with --allow-cmd. */
   commands: JsonCommand[];
+  context: JsonContext | null;
 }
 
 function decisionOf(decision: ToolDecision | undefined, outcome: string): HeadlessDecision {
@@ -107,7 +127,8 @@ function addUsage(total: JsonUsage | null, next: JsonUsage): JsonUsage {
  * as they happen (only for that format).
  */
 export class HeadlessReport {
-  readonly result: JsonResult = { text: '', reasoning: '', tool_calls: [], finish_reason: 'incomplete', usage: null, error: null, commands: [] };
+  readonly result: JsonResult = { text: '', reasoning: '', tool_calls: [], finish_reason: 'incomplete', usage: null, error: null, commands: [], context: null };
+  private compactions = 0;
   /** Text and reasoning of the answer being streamed; the last one becomes the final answer. */
   private answerText = '';
   private answerReasoning = '';
@@ -146,7 +167,30 @@ export class HeadlessReport {
           }
           this.flushUsage();
         }
+        if (event.message.role === 'compaction') {
+          this.compactions++;
+          if (this.result.context) this.result.context.compactions = this.compactions;
+          const { replaced, trigger, tokensBefore, tokensAfter } = event.message;
+          this.onLine?.({ type: 'compaction', replaced, trigger, ...(tokensBefore !== undefined ? { tokens_before: tokensBefore } : {}), ...(tokensAfter !== undefined ? { tokens_after: tokensAfter } : {}) });
+        }
         break;
+      case 'context': {
+        const { context } = event;
+        this.result.context = {
+          used: context.used,
+          reported: context.reported,
+          window: context.window.tokens ?? null,
+          window_source: context.window.source,
+          system: context.parts.system,
+          tools: context.parts.tools,
+          tools_by_server: context.parts.toolsByServer,
+          messages: context.parts.messages,
+          reserve: context.parts.reserve,
+          compact_at: context.compactAt ?? null,
+          compactions: this.compactions,
+        };
+        break;
+      }
       case 'status':
         if (event.message === DEPTH_LIMIT_STATUS) this.depthLimited = true;
         break;

@@ -103,8 +103,12 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
   try {
     // Tools are part of the first request, so the servers get their chance to connect first.
     mcp.connectAll(config.mcp.servers);
+    // The window is asked meanwhile (bounded by context.windowTimeoutMs): the first request is
+    // measured and compacted against it like every later one.
+    const window = runtime.discoverWindow(model.name);
     // A server in error or needing a sign-in has said so through its own status event.
     await mcp.settled();
+    await window;
 
     for await (const event of runtime.converse({
       signal: controller.signal,

@@ -8,6 +8,10 @@ import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
 import type { AppStore } from '../state/store';
+import type { ContextWindow } from '../services/context/index';
+import type { ContextSnapshot } from '../services/conversation/types';
+import { maxTokensOf } from '../services/broker/request';
+import { contextLines, describeWindow } from './context-lines';
 
 export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';
 
@@ -27,6 +31,8 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'help', usage: ':help', help: 'list every command and key' },
   { name: 'clear', usage: ':clear', help: 'clear the conversation and start a new session' },
   { name: 'model', usage: ':model [name]', help: 'list the configured models, or switch to <name> for the next request', args: ['model'] },
+  { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve" },
+  { name: 'compact', usage: ':compact [focus]', help: 'summarise the conversation so far to free context (the last turns stay as they are; focus: what the summary must keep)' },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
   { name: 'resume', usage: ':resume <id>', help: 'load a saved session (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
   { name: 'quit', usage: ':quit', help: 'quit (also :q)' },
@@ -64,6 +70,12 @@ export interface CommandHost {
   resumeSession(id: string): void;
   isBusy(): boolean;
   quit(): void;
+  /** The context of the conversation now (`:context`). */
+  contextSnapshot(): ContextSnapshot | undefined;
+  /** A model's context window as known now (`:model`). */
+  contextWindow(modelName: string): ContextWindow | undefined;
+  /** Queues a compaction of the conversation (`:compact [focus]`). */
+  compact(focus?: string): void;
   /** The front end's key table for `:help`, when it has keys. */
   keyHelp?: () => string[];
 }
@@ -122,7 +134,9 @@ function modelLines(host: CommandHost): string[] {
   return [
     ...rows.map((row) => {
       const key = row.keyEnv ? (row.keySet ? `key from $${row.keyEnv}` : `$${row.keyEnv} is not set`) : row.keySet ? 'key set' : 'no key';
-      return `${row.current ? '*' : ' '} ${row.name.padEnd(nameWidth)}  ${row.modelId.padEnd(idWidth)}  ${row.baseUrl}  (${key})`;
+      const known = host.contextWindow(row.name);
+      const window = row.current || known ? `\n      context window: ${describeWindow(known)}` : '';
+      return `${row.current ? '*' : ' '} ${row.name.padEnd(nameWidth)}  ${row.modelId.padEnd(idWidth)}  ${row.baseUrl}  (${key})${window}`;
     }),
     'switch with :model <name>',
   ];
@@ -219,6 +233,16 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       host.switchModel(rest[0]);
       const model = host.config.models[rest[0]]!;
       return out([`model: ${rest[0]} (${model.model} at ${model.baseUrl}) from the next request on`]);
+    }
+    case 'context': {
+      const model = host.config.models[host.modelName()];
+      const maxTokens = model ? maxTokensOf(model) : undefined;
+      const reserveFrom = maxTokens !== undefined ? 'max_tokens of the model' : "the model sets no max_tokens: a quarter of the window, at most 4096";
+      return out(contextLines(host.contextSnapshot(), { autoCompactAt: host.config.context.autoCompactAt, reserveFrom }));
+    }
+    case 'compact': {
+      const focus = line.trim().slice(1).trim().replace(/^\S+\s*/, '');
+      return host.compact(focus.length > 0 ? focus : undefined);
     }
     case 'sessions':
       return out(sessionLines(host));

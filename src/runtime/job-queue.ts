@@ -10,7 +10,7 @@ export interface JobQueueOptions<J> {
   /** `run` threw. Turns report their failures as events, so this is a bug: shown rather than lost. */
   onCrash(error: unknown): void;
   /** After each job, once the queue no longer counts it as running (flushes, take-back). */
-  afterEach?(): void;
+  afterEach?(job: J): void;
 }
 
 export interface JobQueue<J> {
@@ -47,7 +47,7 @@ export function createJobQueue<J>(options: JobQueueOptions<J>): JobQueue<J> {
         options.onCrash(error);
       } finally {
         current = undefined;
-        options.afterEach?.();
+        options.afterEach?.(job);
       }
     }
   }

@@ -10,8 +10,9 @@
 // - conversation: `converse` runs the loop with the runtime's tools, policy and limits
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
-import { runConversation, type ConversationInput } from '../services/conversation/index';
-import type { ConversationEvent } from '../services/conversation/types';
+import { createCalibration, createWindowCache, type ContextWindow } from '../services/context/index';
+import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
+import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, type Redactor } from '../services/history/index';
 import type { McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
@@ -56,6 +57,19 @@ export interface Runtime {
   readonly policy: ApprovalPolicy;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
+  /**
+   * The context window of a configured model as known now (config, or what its server said), or
+   * undefined before the server was asked. The one place the window is read outside the store.
+   */
+  contextWindow(modelName: string): ContextWindow | undefined;
+  /** Asks the model's server for its window in the background (never throws; unknown on failure). */
+  discoverWindow(modelName: string, options?: { refresh?: boolean; signal?: AbortSignal }): Promise<ContextWindow | undefined>;
+  /** Hears every window that becomes known, by model name. */
+  onWindow(listener: (modelName: string, window: ContextWindow) => void): () => void;
+  /** The context `history` takes for `modelName` now (estimated, calibrated). */
+  measureContext(modelName: string, history: readonly Message[]): ContextSnapshot | undefined;
+  /** `:compact [focus]`: summarises the history; the compaction record arrives as a `message` event. */
+  compact(input: { modelName: string; history: readonly Message[]; focus?: string; signal: AbortSignal }): AsyncGenerator<ConversationEvent, void, undefined>;
   /** Opens the session file (`choice`: new, --continue, --resume); throws when the id does not exist. */
   sessionLog(choice: ResumeChoice, options: { model: () => string; onError: (message: string) => void }): SessionLogger;
   /** Loads the broker client now, so the first message does not wait for it. */
@@ -81,6 +95,25 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   let redact: Redactor | undefined;
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
+  // The context budget: windows asked of the servers (in the background), the calibrated estimate.
+  const windows = createWindowCache({ env, timeoutMs: config.context.windowTimeoutMs });
+  const calibration = createCalibration();
+  const context: ContextDeps = {
+    window: (model) => {
+      const known = windows.get(model);
+      if (known) return known;
+      void windows.discover(model);
+      return { source: 'unknown: still asking the server' };
+    },
+    learn: (model, tokens) => windows.learn(model, tokens),
+    answered: (model) => {
+      // Ollama and LM Studio load the model on the first request: its real window is known now.
+      if (windows.get(model)?.provisional) void windows.discover(model, { refresh: true });
+    },
+    calibration,
+  };
+  const contextOptions = () => ({ systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
+  const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
 
   return {
     config,
@@ -91,8 +124,55 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, context, cwd, env },
       }),
+    contextWindow(modelName) {
+      const model = config.models[modelName];
+      return model ? windows.get(model) : undefined;
+    },
+    async discoverWindow(modelName, discoverOptions) {
+      const model = config.models[modelName];
+      return model ? windows.discover(model, discoverOptions) : undefined;
+    },
+    onWindow(listener) {
+      return windows.subscribe((model, window) => listener(model.name, window));
+    },
+    measureContext(modelName, history) {
+      const model = config.models[modelName];
+      if (!model) return undefined;
+      try {
+        return measureHistory({ history, model, index: toolIndexFor(config, mcp.servers()), context, options: contextOptions(), budget: budget() });
+      } catch {
+        // A history that cannot be sent as it is has no size to show.
+        return undefined;
+      }
+    },
+    async *compact(input) {
+      const model = config.models[input.modelName];
+      if (!model) return;
+      const history = [...input.history];
+      const before = measureHistory({ history, model, index: toolIndexFor(config, mcp.servers()), context, options: contextOptions(), budget: budget() });
+      yield* compactHistory({
+        history,
+        append: (message) => ({ type: 'message', message }),
+        model,
+        index: toolIndexFor(config, mcp.servers()),
+        context,
+        options: contextOptions(),
+        budget: budget(),
+        trigger: 'user',
+        ...(input.focus ? { focus: input.focus } : {}),
+        tokensBefore: before.used,
+        window: context.window(model),
+        summarise: {
+          streamChat,
+          signal: input.signal,
+          timeouts: { firstByteMs: config.broker.firstByteTimeoutMs, idleMs: config.broker.idleTimeoutMs },
+          maxRetries: config.broker.maxRetries,
+          env,
+        },
+      });
+    },
     sessionLog(choice, logOptions) {
       redact ??= createRedactor(collectSecrets(config, env));
       return createSessionLogger({ config, redact, cwd, ...logOptions }, choice);

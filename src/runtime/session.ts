@@ -86,12 +86,23 @@ export function createSession(options: SessionOptions): Session {
   showHistory(log.current());
 
   const unsubscribe = bridgeMcpEvents(mcp, store);
+  // The context meter between turns: what the history takes now (a turn's own events set it while it runs).
+  const refreshMeter = () => {
+    if (closed || jobs.busy()) return;
+    store.getState().setContext(runtime.measureContext(modelName, store.getState().messages));
+  };
+  const stopWindows = runtime.onWindow((name, window) => {
+    store.getState().setContextWindow(name, window);
+    if (name === modelName) refreshMeter();
+  });
   // The first frame never waits for servers: they start once the UI is up, and the broker client
   // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
     if (closed) return;
     mcp.connectAll(config.mcp.servers);
     runtime.preloadBroker();
+    // The window is asked in the background; the meter shows "?" until it is known.
+    void runtime.discoverWindow(modelName);
   }, 0);
 
   const batcher = createEventBatcher((events) => store.getState().applyConversationEvents(events), config.ui.maxFps);
@@ -128,9 +139,11 @@ export function createSession(options: SessionOptions): Session {
       batcher.push({ type: 'error', message: `internal error: ${(error as Error).message}` });
       batcher.push({ type: 'done', finishReason: 'error' });
     },
-    afterEach() {
+    afterEach(job) {
       batcher.flush();
       log.flush();
+      // A compaction changed what the next request carries; a turn's own count stays as the server said it.
+      if (job.kind === 'compact') queueMicrotask(refreshMeter);
       // The running message was answered (in part): the queued ones come back on their own.
       if (takeBack.holding() && !closed) takeBack.release();
     },
@@ -148,6 +161,15 @@ export function createSession(options: SessionOptions): Session {
     isBusy: () => jobs.busy(),
     quit: () => session.quit(),
     ...(options.keyHelp ? { keyHelp: options.keyHelp } : {}),
+    contextSnapshot: () => runtime.measureContext(modelName, store.getState().messages),
+    contextWindow: (name) => runtime.contextWindow(name),
+    compact(focus) {
+      if (store.getState().messages.length === 0) {
+        status('info', 'nothing to compact yet');
+        return;
+      }
+      jobs.enqueue({ kind: 'compact', ...(focus ? { focus } : {}) });
+    },
     clearConversation() {
       store.getState().clearChat();
       log.switchTo(log.open({}));
@@ -202,6 +224,10 @@ export function createSession(options: SessionOptions): Session {
       }
       modelName = name;
       store.getState().setModelName(name);
+      const known = runtime.contextWindow(name);
+      if (known) store.getState().setContextWindow(name, known);
+      void runtime.discoverWindow(name);
+      refreshMeter();
     },
     idle: () => jobs.idle(),
     async close() {
@@ -214,6 +240,7 @@ export function createSession(options: SessionOptions): Session {
       batcher.dispose();
       log.close();
       unsubscribe();
+      stopWindows();
       await runtime.close();
     },
   };

@@ -30,7 +30,7 @@ export interface TakeBackQueue {
 
 export function createTakeBack(store: AppStore, status: Status): TakeBackQueue {
   const held: Job[] = [];
-  const typed = (job: Job) => (job.kind === 'chat' ? job.text : `!${job.command}`);
+  const typed = (job: Job) => (job.kind === 'chat' ? job.text : job.kind === 'shell' ? `!${job.command}` : `:compact${job.focus ? ` ${job.focus}` : ''}`);
   return {
     hold(jobs) {
       held.push(...jobs);

@@ -11,10 +11,10 @@ import { cutForScreen } from '../services/terminal/screen-cut';
 import type { Runtime } from './runtime';
 
 /** What the user sent: a message for the model, or a `!command` for the shell. */
-export type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string };
+export type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string } | { kind: 'compact'; focus?: string };
 
 export interface TurnContext {
-  runtime: Pick<Runtime, 'config' | 'cwd' | 'env' | 'converse'>;
+  runtime: Pick<Runtime, 'config' | 'cwd' | 'env' | 'converse' | 'compact'>;
   store: AppStore;
   batcher: ReturnType<typeof createEventBatcher>;
   /** Keeps a message the turn appends (store and session file). */
@@ -29,7 +29,18 @@ export interface TurnContext {
 }
 
 export function runJob(context: TurnContext, job: Job, signal: AbortSignal): Promise<void> {
+  if (job.kind === 'compact') return runCompactTurn(context, job.focus, signal);
   return job.kind === 'chat' ? runChatTurn(context, job.text, signal) : runShellTurn(context, job.command, signal);
+}
+
+/** `:compact [focus]`: the model summarises the conversation; the record is kept like any message. */
+export async function runCompactTurn(context: TurnContext, focus: string | undefined, signal: AbortSignal): Promise<void> {
+  const { runtime, store, batcher } = context;
+  const events = runtime.compact({ modelName: context.modelName(), history: store.getState().messages, ...(focus ? { focus } : {}), signal });
+  for await (const event of events) {
+    if (event.type === 'message') context.record(event.message);
+    batcher.push(event);
+  }
 }
 
 /**

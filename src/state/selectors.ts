@@ -14,6 +14,15 @@ const usageIsCurrent = (state: AppState) => state.usageModel === undefined || st
 export const selectUsage = (state: AppState) => (usageIsCurrent(state) ? state.lastUsage : undefined);
 export const selectTokensPerSecond = (state: AppState) => (usageIsCurrent(state) ? state.tokensPerSecond : undefined);
 export const selectFocus = (state: AppState) => state.focus;
+
+/**
+ * The current model's context window (tokens and where the number came from), or undefined while
+ * it is being asked. The one place to read it (tool search, the meter, `:context`).
+ */
+export const selectContextWindow = (state: AppState) => (Object.hasOwn(state.windows, state.modelName) ? state.windows[state.modelName] : undefined);
+/** The meter's numbers as primitives, only for the current model. */
+export const selectContextUsed = (state: AppState) => (state.context?.model === state.modelName ? state.context.used : undefined);
+export const selectContextWindowTokens = (state: AppState) => selectContextWindow(state)?.tokens ?? (state.context?.model === state.modelName ? state.context.window.tokens : undefined);
 export const selectSidebarVisible = (state: AppState) => state.sidebarVisible;
 export const selectScrollOffset = (state: AppState) => state.scrollOffset;
 export const selectHint = (state: AppState) => state.hint;

@@ -3,12 +3,14 @@ import type {
   ApprovalAnswer,
   ApprovalRequest,
   CommandAnswer,
+  ContextSnapshot,
   Message,
   ProposedCommand,
   ToolCallView,
   ToolDecision,
 } from '../services/conversation/types';
 import type { ServerSnapshot, ToolProgress } from '../services/mcp/index';
+import type { ContextWindow } from '../services/context/window';
 
 /**
  * What the transcript shows. Each item carries a `version` that changes whenever its content
@@ -48,7 +50,19 @@ export type ChatItem =
       exitCode?: number | null;
       timedOut?: boolean;
     }
-  | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string };
+  | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string }
+  /** A compaction: folded to one line, its summary shown when expanded. */
+  | {
+      kind: 'compaction';
+      id: string;
+      version: number;
+      summary: string;
+      replaced: number;
+      trigger: 'user' | 'auto' | 'overflow';
+      focus?: string;
+      tokensBefore?: number;
+      tokensAfter?: number;
+    };
 
 export type BrokerState = 'idle' | 'waiting' | 'streaming' | 'tools' | 'error';
 
@@ -64,6 +78,13 @@ export interface ChatSlice {
   tokensPerSecond?: number;
   /** The model `lastUsage` and `tokensPerSecond` were measured on: they are shown only for it. */
   usageModel?: string;
+  /** The context meter: the last request's (or the history's) usage against the window; shown only for its `model`. */
+  context?: ContextSnapshot;
+  /**
+   * Each model's context window as discovered (services/context/window.ts), by model name. The one
+   * place the current window is read from: `selectContextWindow`.
+   */
+  windows: Record<string, ContextWindow>;
 }
 
 export interface PendingApproval {

@@ -32,6 +32,7 @@ export function isExpandable(item: ChatItem): boolean {
   switch (item.kind) {
     case 'tool':
     case 'command':
+    case 'compaction':
       return true;
     case 'user':
       return exceedsHead(item.text, LIMITS.userLines, LIMITS.maxChars);
@@ -148,6 +149,28 @@ function statusLines(item: Extract<ChatItem, { kind: 'status' }>, width: number,
   return [...lines, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
 }
 
+const COMPACTION_TRIGGERS = { user: ':compact', auto: 'automatic', overflow: 'after the server refused the length' } as const;
+
+const tokens = (value: number) => (value < 1000 ? String(value) : `${(value / 1000).toFixed(1)}k`);
+
+/** `↻ compacted 12 messages (3.6k → 0.7k tokens, automatic)`, the summary under it when expanded. */
+function compactionLines(item: Extract<ChatItem, { kind: 'compaction' }>, width: number, ctx: ItemContext): string[] {
+  const { styles } = ctx;
+  const size = item.tokensBefore !== undefined && item.tokensAfter !== undefined ? `${tokens(item.tokensBefore)} → ${tokens(item.tokensAfter)} tokens, ` : '';
+  const head = `${ctx.expanded ? '▾' : '▸'} compacted ${item.replaced} earlier message${item.replaced === 1 ? '' : 's'} (${size}${COMPACTION_TRIGGERS[item.trigger]})`;
+  const lines = wrapSpans([{ text: head, style: styles.info }], width, { restPrefix: INDENT });
+  if (!ctx.expanded) {
+    lines.push(serialize(truncateSpans([{ text: `  summary sent instead; the full history stays in the session log · ${EXPAND_HINT.replace('them', 'it')}`, style: styles.muted }], width)));
+    return lines;
+  }
+  if (item.focus) lines.push(...wrapSpans([{ text: `focus: ${sanitize(item.focus)}`, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+  const clipped = clipHead(item.summary, LIMITS.expandedLines, LIMITS.expandedChars);
+  const body = renderMarkdown(sanitize(clipped.text), Math.max(1, width - 2), { styles, waitingForHighlighter: false, listDepth: 0 });
+  const indent = serialize(INDENT);
+  for (const line of body) lines.push(indent + line);
+  return [...lines, ...omittedLine(clipped, styles, 'more', width)];
+}
+
 /** Lays one item out in rows of at most `width` columns. Every untrusted string is sanitized first. */
 export function layoutItem(item: ChatItem, width: number, ctx: ItemContext): ItemLayout {
   const layout: ItemLayout = { lines: [], waitingForHighlighter: false, clock: false };
@@ -168,6 +191,9 @@ export function layoutItem(item: ChatItem, width: number, ctx: ItemContext): Ite
     case 'command':
       layout.lines = commandItemLines(item, width, ctx);
       layout.clock = item.state === 'running';
+      break;
+    case 'compaction':
+      layout.lines = compactionLines(item, width, ctx);
       break;
   }
   return layout;

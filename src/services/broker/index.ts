@@ -24,6 +24,7 @@ import { type SplitText, ThinkTagSplitter } from './think-tags';
 import { accumulateStream } from './stream';
 import type { BrokerEvent, BrokerRequest, BrokerTimeouts, StreamChat } from './types';
 import { Watchdog } from './watchdog';
+import { overflowInBody } from '../context/overflow';
 
 export type { StreamChat } from './types';
 export { describeModels } from './models';
@@ -175,7 +176,8 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
     let message = httpErrorMessage(status, text, { keySource: credentialSource(model), modelId: model.model, url: shownUrl });
     const asked = parseRetryAfter(retryAfter);
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) message += ` (the server asks to retry in ${formatDuration(asked, 'rounded')})`;
-    yield { type: 'error', kind: 'http', status, message };
+    const overflow = overflowInBody(status, text);
+    yield { type: 'error', kind: 'http', status, message, ...(overflow ? { overflow } : {}) };
     yield { type: 'finish', reason: 'error' };
   }
 

@@ -72,6 +72,15 @@ export function buildHeaders(model: ModelConfig, key: string | undefined): Recor
   };
 }
 
+/** Never taken from `params`, even if a config bypassed the schema. */
+const RESERVED_BODY_KEYS = { model: 1, messages: 1, stream: 1, stream_options: 1, tools: 1 } as const;
+
+/** The answer's `max_tokens` as it will be sent: `params.max_tokens`, else `maxTokens`. */
+export function maxTokensOf(model: Pick<ModelConfig, 'maxTokens' | 'params'>): number | undefined {
+  const fromParams = model.params?.max_tokens;
+  return typeof fromParams === 'number' ? fromParams : model.maxTokens;
+}
+
 export interface BodyOptions {
   /** Ask for a usage chunk at the end of the stream (`stream_options.include_usage`). */
   includeUsage: boolean;
@@ -89,6 +98,12 @@ export function buildBody(request: BrokerRequest, options: BodyOptions): Record<
   if (model.temperature !== undefined) body.temperature = model.temperature;
   if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  // Pass-through parameters as configured; the schema keeps them off the keys written above
+  // (RESERVED_PARAMS), and they win over the `temperature` / `maxTokens` shorthands.
+  for (const [key, value] of Object.entries(model.params ?? {})) {
+    if (Object.hasOwn(RESERVED_BODY_KEYS, key) || key === '__proto__') continue;
+    body[key] = value;
+  }
   return body;
 }
 

@@ -1,4 +1,5 @@
 import type { ResolvedModel } from '../config/load';
+import type { ContextOverflow } from '../context/overflow';
 
 /** A model from the registry, as the broker needs it. */
 export type ModelConfig = ResolvedModel;
@@ -51,7 +52,8 @@ export type BrokerEvent =
   | { type: 'usage'; usage: Usage }
   /** Something the user should see that is not an error, e.g. `HTTP 429, retrying in 3s (1/2)`. */
   | { type: 'status'; message: string }
-  | { type: 'error'; kind: BrokerErrorKind; message: string; status?: number }
+  /** `overflow`: the server rejected the request because it does not fit the context window (services/context/overflow.ts). */
+  | { type: 'error'; kind: BrokerErrorKind; message: string; status?: number; overflow?: ContextOverflow }
   /** Always the last event of a stream, also after an error or an abort. */
   | { type: 'finish'; reason: FinishReason };
 

@@ -27,6 +27,29 @@ const aliasKey = z.string().superRefine((alias, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/**
+ * Request keys aish-tui writes itself: a model's `params` may not set them (each says where it
+ * comes from instead), so a pass-through parameter never silently changes what a request is.
+ */
+export const RESERVED_PARAMS: Readonly<Record<string, string>> = {
+  model: "the model's `model` key names it",
+  messages: 'the conversation is sent as messages',
+  stream: 'aish-tui always streams',
+  stream_options: 'set streamUsage instead',
+  tools: 'the MCP servers supply the tools',
+};
+
+/** Request parameters passed through to the server as given (`temperature`, `top_p`, `seed`, `options`, …). */
+const paramsSchema = z.record(z.string(), z.unknown()).superRefine((params, ctx) => {
+  for (const key of Object.keys(params)) {
+    const why = RESERVED_PARAMS[key];
+    if (why) ctx.addIssue({ code: 'custom', path: [key], message: `cannot be set in params: ${why}` });
+  }
+  if (params.max_tokens !== undefined && !(Number.isInteger(params.max_tokens) && (params.max_tokens as number) > 0)) {
+    ctx.addIssue({ code: 'custom', path: ['max_tokens'], message: 'expected a positive whole number (it is also the reserve for the answer)' });
+  }
+});
+
 export const modelSchema = z.strictObject({
   baseUrl: httpUrl,
   model: z.string().min(1),
@@ -35,6 +58,16 @@ export const modelSchema = z.strictObject({
   headers: headers.optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: positiveInt.optional(),
+  /**
+   * The context window in tokens; overrides what the server reports (services/context/window.ts).
+   */
+  contextWindow: positiveInt.optional(),
+  /**
+   * Passed through into every chat request as given, after aish-tui's own keys (`temperature` and
+   * `maxTokens` above are shorthands for two of them; `params` wins when both are set). aish-tui
+   * itself reads only `max_tokens`: the answer's reserve in the context budget.
+   */
+  params: paramsSchema.optional(),
   /**
    * Ask for token usage in the stream (`stream_options.include_usage`). Default: asked, and dropped
    * for the session if the server rejects the field; false never sends it.
@@ -133,6 +166,15 @@ export const configSchema = z.strictObject({
     .strictObject({
       useToolRole: z.boolean().default(true),
       maxToolResultChars: positiveInt.default(100_000),
+      /**
+       * Compact before a request whose prompt would pass this share of the window left after the
+       * answer's reserve (old tool results are shortened first); false never compacts on its own.
+       */
+      autoCompactAt: z.union([z.number().gt(0).max(1), z.literal(false)]).default(0.85),
+      /** Turns kept verbatim after a compaction (the rest becomes the summary); old tool results beyond them are shortened first. */
+      keepTurns: positiveInt.max(50).default(2),
+      /** How long the model's server is asked about its window before it counts as unknown. */
+      windowTimeoutMs: positiveInt.default(4000),
     })
     .prefault({}),
   broker: z

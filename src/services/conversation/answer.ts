@@ -1,6 +1,7 @@
 // One request to the model: streams its events on as conversation events and returns what the
 // answer contained. Deltas are passed through as they arrive (the front end batches them).
 import type { BrokerRequest, CompletedToolCall, FinishReason, StreamChat, Usage } from '../broker/types';
+import { overflowInText, type ContextOverflow } from '../context/overflow';
 import type { ConversationEvent } from './types';
 
 export interface AnswerResult {
@@ -11,6 +12,17 @@ export interface AnswerResult {
   /** The broker's error message, when the answer failed. */
   error?: string;
   usage?: Usage;
+  /** The server rejected the request for length (its error was held back, see `holdOverflow`). */
+  overflow?: ContextOverflow;
+}
+
+export interface AnswerOptions {
+  now?: () => number;
+  /**
+   * A length rejection is not shown as an error but returned as `overflow`: the caller compacts
+   * and retries, and says so itself.
+   */
+  holdOverflow?: boolean;
 }
 
 /** Tokens per second of the answer itself: from its first streamed token to its end. */
@@ -33,8 +45,10 @@ function emptyAnswerMessage(reason: FinishReason): string {
 export async function* streamAnswer(
   streamChat: StreamChat,
   request: BrokerRequest,
-  now: () => number = Date.now,
+  options: AnswerOptions = {},
 ): AsyncGenerator<ConversationEvent, AnswerResult, undefined> {
+  const now = options.now ?? Date.now;
+  let overflow: ContextOverflow | undefined;
   let text = '';
   let reasoning = '';
   const calls: CompletedToolCall[] = [];
@@ -66,10 +80,17 @@ export async function* streamAnswer(
         case 'status':
           yield { type: 'status', level: 'info', message: event.message };
           break;
-        case 'error':
+        case 'error': {
           error = event.message;
+          // Some servers (LM Studio) report it in a 200 stream, without a structured body.
+          const length = event.overflow ?? overflowInText(event.message);
+          if (length && options.holdOverflow) {
+            overflow = length;
+            break;
+          }
           yield { type: 'error', message: event.message };
           break;
+        }
         case 'finish':
           finishReason = event.reason;
           break;
@@ -100,5 +121,5 @@ export async function* streamAnswer(
     const speed = tokensPerSecond(usage, firstTokenAt, now());
     yield { type: 'usage', usage, ...(speed !== undefined ? { tokensPerSecond: speed } : {}) };
   }
-  return { text, reasoning, calls, finishReason, ...(error !== undefined ? { error } : {}), ...(usage ? { usage } : {}) };
+  return { text, reasoning, calls, finishReason, ...(error !== undefined ? { error } : {}), ...(usage ? { usage } : {}), ...(overflow ? { overflow } : {}) };
 }

@@ -9,8 +9,11 @@
 //   many tool rounds come first (docs/ARCHITECTURE.md, Conversation rules).
 // - Consecutive user turns (an answer that failed or was cancelled before any text) are merged so
 //   roles still alternate.
+// - After a compaction record only its summary and the messages it kept are sent
+//   (services/context/compact.ts `effectiveHistory`).
 // - The result is checked before it is sent: a malformed history is refused, never sent.
 import type { WireMessage } from '../broker/types';
+import { effectiveHistory, summaryForModel } from '../context/compact';
 import type { Message } from './types';
 
 export interface ContextOptions {
@@ -131,6 +134,11 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
         }
         break;
       }
+      case 'compaction':
+        // Only the first message of an effective history (services/context/compact.ts): the summary
+        // opens the conversation, merged with the first kept user turn.
+        pushUser(summaryForModel(message));
+        break;
       case 'tool': {
         const content = capToolResult(message.content, options.maxToolResultChars);
         const raw = replaced.get(message.toolCallId);
@@ -189,7 +197,8 @@ export function findAlternationProblem(wire: readonly WireMessage[]): string | u
 
 /** The messages for the next request, or a ContextError saying why the history cannot be sent. */
 export function buildRequestMessages(history: readonly Message[], options: ContextOptions): WireMessage[] {
-  const wire = toWireMessages(history, options);
+  // After a compaction the model gets its summary and what was kept, never the messages it replaced.
+  const wire = toWireMessages(effectiveHistory(history), options);
   const problem = findAlternationProblem(wire);
   if (problem) throw new ContextError(`refusing to send a malformed history: ${problem}`);
   return wire;

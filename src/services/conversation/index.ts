@@ -16,13 +16,17 @@ import type { ToolIndex } from '../tools/names';
 import type { ApprovalPolicy } from '../tools/policy';
 import { extractCommands } from '../shell/extract';
 import type { RunEvent, RunOptions } from '../shell/run';
-import { streamAnswer } from './answer';
-import { buildRequestMessages, ContextError } from './context';
+import { streamAnswer, type AnswerResult } from './answer';
+import { afterAnswer, fitRequest, formatTokens, type ContextDeps, type FittedRequest } from './budget';
+import type { ContextOverflow } from '../context/overflow';
+import { ContextError } from './context';
 import { execCommand, type ExecSettings } from './exec';
 import { DEPTH_LIMIT_STATUS, needsUser, runToolCall, unlessAborted } from './tool-call';
 import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent, Message, ProposedCommand } from './types';
 
 export type { ConversationEvent, Message } from './types';
+export type { ContextDeps } from './budget';
+export { compactHistory, measureHistory, snapshotOf, formatTokens } from './budget';
 export { buildRequestMessages, toWireMessages, findAlternationProblem, capToolResult, ContextError } from './context';
 export { DENIED_BY_USER, DEPTH_LIMIT_STATUS } from './tool-call';
 export { EMPTY_ANSWER } from './answer';
@@ -41,6 +45,8 @@ export interface ConversationDeps {
   runCommand?: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined>;
   /** Tool-index problems already shown (renamed or withheld tools): each is reported once. */
   reportedProblems?: Set<string>;
+  /** The model's window and the calibrated estimate; without it nothing is measured or compacted. */
+  context?: ContextDeps;
   /** Working directory and environment for commands. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -74,6 +80,13 @@ export function unfinishedBecause(reason: string): string | undefined {
   if (reason === 'length') return 'the answer was cut off (finish_reason "length")';
   if (reason === 'incomplete') return 'the answer ended without a finish reason';
   return `the answer did not finish cleanly (finish_reason "${reason}")`;
+}
+
+/** `the server rejected the request for length (5000 tokens, window 4096)` */
+function describeOverflow(overflow: ContextOverflow, snapshot: { used: number; window: { tokens?: number } }): string {
+  const prompt = overflow.promptTokens ?? snapshot.used;
+  const window = overflow.window ?? snapshot.window.tokens;
+  return `the server rejected the request for length (${overflow.promptTokens === undefined ? 'about ' : ''}${formatTokens(prompt)} tokens${window !== undefined ? `, window ${formatTokens(window)}` : ''})`;
 }
 
 /** Tool call ids must be unique in the history; some servers send none or repeat `call_0`. */
@@ -113,26 +126,58 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
       deps.reportedProblems?.add(problem);
       yield { type: 'status', level: 'warn', message: problem };
     }
-    let messages;
-    try {
-      messages = buildRequestMessages(history, { systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
-    } catch (error) {
-      if (!(error instanceof ContextError)) throw error;
-      yield { type: 'error', message: error.message };
-      finishReason = 'error';
+    const timeouts = { firstByteMs: config.broker.firstByteTimeoutMs, idleMs: config.broker.idleTimeoutMs };
+    let answer: AnswerResult | undefined;
+    // A request the server refuses for length is compacted and sent once more (README.md, "Context").
+    for (let attempt = 0; ; attempt++) {
+      let fitted: FittedRequest;
+      try {
+        fitted = yield* fitRequest({
+          history,
+          append,
+          model: input.model,
+          index,
+          context: deps.context,
+          options: { systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars },
+          budget: { autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns },
+          ...(attempt > 0 ? { force: 'overflow' as const } : {}),
+          summarise: { streamChat: deps.streamChat, signal, timeouts, maxRetries: config.broker.maxRetries, ...(deps.env ? { env: deps.env } : {}) },
+        });
+      } catch (error) {
+        if (!(error instanceof ContextError)) throw error;
+        yield { type: 'error', message: error.message };
+        break;
+      }
+      if (signal.aborted) break;
+
+      yield { type: 'request-start', depth, model: input.model.name };
+      answer = yield* streamAnswer(
+        deps.streamChat,
+        {
+          model: input.model,
+          messages: fitted.messages,
+          ...(index.specs.length > 0 ? { tools: index.specs } : {}),
+          signal,
+          timeouts,
+          maxRetries: config.broker.maxRetries,
+          ...(deps.env ? { env: deps.env } : {}),
+        },
+        { holdOverflow: true },
+      );
+      yield* afterAnswer({ model: input.model, context: deps.context, fitted, usage: answer.usage });
+      if (!answer.overflow) break;
+      if (answer.overflow.window !== undefined) deps.context?.learn(input.model, answer.overflow.window);
+      const said = describeOverflow(answer.overflow, fitted.snapshot);
+      if (attempt > 0) {
+        yield { type: 'error', message: `${said}, even after compacting: ${answer.error ?? 'rejected'}. Send a shorter message, :compact with a focus, or run the model with a larger window (llama-server -c, Ollama num_ctx, LM Studio context length)` };
+        break;
+      }
+      yield { type: 'status', level: 'warn', message: `${said}: compacting and sending it again` };
+    }
+    if (!answer) {
+      finishReason = signal.aborted ? 'cancelled' : 'error';
       break;
     }
-
-    yield { type: 'request-start', depth, model: input.model.name };
-    const answer = yield* streamAnswer(deps.streamChat, {
-      model: input.model,
-      messages,
-      ...(index.specs.length > 0 ? { tools: index.specs } : {}),
-      signal,
-      timeouts: { firstByteMs: config.broker.firstByteTimeoutMs, idleMs: config.broker.idleTimeoutMs },
-      maxRetries: config.broker.maxRetries,
-      ...(deps.env ? { env: deps.env } : {}),
-    });
     const calls = uniqueCallIds(answer.calls, history);
     finishReason = answer.finishReason;
     finalText = answer.text;

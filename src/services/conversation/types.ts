@@ -1,5 +1,19 @@
 import type { FinishReason, Usage } from '../broker/types';
+import type { ContextParts } from '../context/budget';
+import type { ContextWindow } from '../context/window';
 import type { ToolOutcomeKind, ToolProgress } from '../mcp/index';
+
+/** The context meter's numbers: usage against the window, part by part (see services/context/budget.ts). */
+export interface ContextSnapshot {
+  model: string;
+  /** Prompt tokens: counted by the server (`reported`) or estimated. */
+  used: number;
+  reported: boolean;
+  window: ContextWindow;
+  parts: ContextParts;
+  /** The prompt size at which the next request is compacted first; undefined: never (window unknown, or context.autoCompactAt false). */
+  compactAt?: number;
+}
 
 /** A tool call as the model sent it; `name` is the wire name, `arguments` the raw string. */
 export interface ToolCallRecord {
@@ -35,7 +49,27 @@ export type Message =
       outcome?: 'denied' | 'skipped' | 'cancelled';
     }
   /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (docs/ARCHITECTURE.md, Conversation rules). */
-  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string };
+  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string }
+  /**
+   * The conversation before `keptFrom` condensed into `summary` (services/context/compact.ts): from
+   * here on the model gets the summary and the messages from `keptFrom` on; the messages it
+   * replaces stay in the history and the session log.
+   */
+  | {
+      id: string;
+      role: 'compaction';
+      summary: string;
+      /** The first message kept verbatim; absent when none was. */
+      keptFrom?: string;
+      /** How many messages the summary replaces. */
+      replaced: number;
+      /** `user`: `:compact`; `auto`: the next request would have passed context.autoCompactAt; `overflow`: the server rejected a request for length. */
+      trigger: 'user' | 'auto' | 'overflow';
+      focus?: string;
+      tokensBefore?: number;
+      tokensAfter?: number;
+      at: string;
+    };
 
 /** Why a tool call ran or did not. `rule` names the config or session rule for automatic decisions. */
 export type ToolDecision =
@@ -104,6 +138,8 @@ export type ConversationEvent =
   | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean }
   | { type: 'command-skipped'; id: string }
   | { type: 'usage'; usage: Usage; tokensPerSecond?: number }
+  /** The context of the request about to go out (estimated) or just answered (counted by the server). */
+  | { type: 'context'; context: ContextSnapshot }
   | { type: 'status'; level: 'info' | 'warn' | 'error'; message: string }
   | { type: 'error'; message: string }
   /** A message appended to the history, in order; the front end logs it and keeps it. */

@@ -45,6 +45,10 @@ function asMessage(value: unknown): Message | undefined {
     }
     case 'tool':
       return isString(message.toolCallId) && isString(message.name) && isString(message.content) && typeof message.isError === 'boolean' ? (message as unknown as Message) : undefined;
+    case 'compaction':
+      return isString(message.summary) && typeof message.replaced === 'number' && (message.keptFrom === undefined || isString(message.keptFrom)) && (message.trigger === 'user' || message.trigger === 'auto' || message.trigger === 'overflow')
+        ? (message as unknown as Message)
+        : undefined;
     case 'exec':
       return isString(message.command) && isString(message.output) && (message.exitCode === null || typeof message.exitCode === 'number') ? (message as unknown as Message) : undefined;
     default:

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ConversationEvent, Message } from '../../services/conversation/types';
+import type { ContextSnapshot, ConversationEvent, Message } from '../../services/conversation/types';
+import type { ContextWindow } from '../../services/context/window';
 import type { ChatItem, ChatSlice } from '../types';
 import type { AppState } from '../store';
 
@@ -16,6 +17,24 @@ export interface ChatActions {
   withdrawUserMessage: (id: string) => void;
   clearChat: () => void;
   setModelName: (name: string) => void;
+  /** A model's window became known (or changed): see `selectContextWindow`. */
+  setContextWindow: (modelName: string, window: ContextWindow) => void;
+  setContext: (context: ContextSnapshot | undefined) => void;
+}
+
+/** The transcript item of a compaction record. */
+export function compactionItem(message: Extract<Message, { role: 'compaction' }>): ChatItem {
+  return {
+    kind: 'compaction',
+    id: message.id,
+    version: 0,
+    summary: message.summary,
+    replaced: message.replaced,
+    trigger: message.trigger,
+    ...(message.focus ? { focus: message.focus } : {}),
+    ...(message.tokensBefore !== undefined ? { tokensBefore: message.tokensBefore } : {}),
+    ...(message.tokensAfter !== undefined ? { tokensAfter: message.tokensAfter } : {}),
+  };
 }
 
 let nextItemId = 0;
@@ -79,6 +98,9 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
       }
       case 'exec':
         items.push({ kind: 'command', id: message.id, version: 0, command: message.command, state: 'done', output: message.output, exitCode: message.exitCode });
+        break;
+      case 'compaction':
+        items.push(compactionItem(message));
         break;
     }
   }
@@ -145,7 +167,10 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
     case 'error':
       return { brokerState: 'error', items: [...closeStreaming(state.items), { kind: 'status', id: newItemId('e'), version: 0, level: 'error', text: event.message }] };
     case 'message':
+      if (event.message.role === 'compaction') return { messages: [...state.messages, event.message], items: [...closeStreaming(state.items), compactionItem(event.message)] };
       return { messages: [...state.messages, event.message] };
+    case 'context':
+      return { context: event.context };
     case 'done': {
       // A turn cancelled after its answer was complete (while a tool or a proposed command ran)
       // leaves the answer as it was: the tool or command says it was cancelled.
@@ -174,6 +199,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   items: [],
   brokerState: 'idle',
   modelName: '',
+  windows: {},
 
   applyConversationEvent: (event) => set((state) => foldConversationEvent(state, event)),
   applyConversationEvents: (events) =>
@@ -197,8 +223,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
       messages: state.messages.filter((message) => !(message.id === id && message.role === 'user')),
       items: state.items.filter((item) => !(item.id === id && item.kind === 'user')),
     })),
-  clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined, usageModel: undefined }),
+  clearChat: () => set({ messages: [], items: [], brokerState: 'idle', lastUsage: undefined, tokensPerSecond: undefined, usageModel: undefined, context: undefined }),
   setModelName: (modelName) => set({ modelName }),
+  setContextWindow: (modelName, window) => set((state) => ({ windows: { ...state.windows, [modelName]: window } })),
+  setContext: (context) => set({ context }),
 });
 
 /** The newest assistant message after the last user message. */

@@ -3,6 +3,8 @@ import { StatusBar } from '../panels/StatusBar';
 import type { Theme } from '../../terminal/theme';
 import {
   selectBrokerState,
+  selectContextUsed,
+  selectContextWindowTokens,
   selectFocus,
   selectFrameWaiting,
   selectHint,
@@ -36,6 +38,8 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
   const tokensPerSecond = useAppState(selectTokensPerSecond);
   const usage = useAppState(selectUsage);
   const awaitingUser = useAppState(selectFrameWaiting);
+  const contextUsed = useAppState(selectContextUsed);
+  const contextWindow = useAppState(selectContextWindowTokens);
   useAppState(selectFocus);
   return (
     <StatusBar
@@ -49,6 +53,8 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
       tokensPerSecond={tokensPerSecond}
       usage={usage}
       awaitingUser={awaitingUser}
+      contextUsed={contextUsed}
+      contextWindow={contextWindow}
     />
   );
 });

@@ -18,6 +18,38 @@ export interface StatusBarProps {
   usage?: Usage;
   /** A tool call or command waits for the user's answer: said instead of the broker's state. */
   awaitingUser?: boolean;
+  /** The context meter: prompt tokens of the conversation now, and the model's window (undefined: unknown). */
+  contextUsed?: number;
+  contextWindow?: number;
+}
+
+/** The meter turns to the warning colour at this share of the window, and to the error colour at the next. */
+export const METER_WARN_AT = 0.75;
+export const METER_ALERT_AT = 0.9;
+
+/** `12.3k` for a count; a window in the units it was chosen in (`4k`, `32k`, `128k`). */
+export function formatWindow(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens % 1024 === 0) return `${tokens / 1024}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+function formatUsed(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 100_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+/** `3.1k/4k`, `3.1k/?` while the window is unknown, '' before anything was measured. */
+export function meterText(used?: number, window?: number): string {
+  if (used === undefined) return '';
+  return `${formatUsed(used)}/${window === undefined ? '?' : formatWindow(window)}`;
+}
+
+export function meterTone(used?: number, window?: number): 'normal' | 'warn' | 'alert' {
+  if (used === undefined || window === undefined || window <= 0) return 'normal';
+  const share = used / window;
+  return share >= METER_ALERT_AT ? 'alert' : share >= METER_WARN_AT ? 'warn' : 'normal';
 }
 
 export const AWAITING_USER_LABEL = 'waiting for you';
@@ -50,11 +82,15 @@ const STATE_TONE: Record<BrokerState, 'muted' | 'accent' | 'error'> = {
 };
 
 /** One row: model, broker state, speed and usage, MCP servers; then the hint or the keys. */
-export const StatusBar = memo(function StatusBar({ modelName, brokerState, serverCounts, hint, keys, width, theme, tokensPerSecond, usage, awaitingUser = false }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ modelName, brokerState, serverCounts, hint, keys, width, theme, tokensPerSecond, usage, awaitingUser = false, contextUsed, contextWindow }: StatusBarProps) {
   const model = sanitizeLabel(modelName) || 'no model';
   const stats = usageText(tokensPerSecond, usage);
   const stateLabel = awaitingUser ? AWAITING_USER_LABEL : brokerState;
-  const left = `${model} · ${stateLabel}${stats ? ` · ${stats}` : ''} · mcp ${serverCounts}`;
+  const meter = meterText(contextUsed, contextWindow);
+  const tone = meterTone(contextUsed, contextWindow);
+  const meterColor = tone === 'alert' ? theme.error : tone === 'warn' ? theme.warn : theme.muted;
+  const meterPart = meter ? ` · ${meter}` : '';
+  const left = `${model} · ${stateLabel}${meterPart}${stats ? ` · ${stats}` : ''} · mcp ${serverCounts}`;
   const leftShown = truncate(left, width);
   const room = width - textWidth(leftShown) - 2;
   const right = hint ? sanitizeLabel(hint) : keys;
@@ -72,7 +108,15 @@ export const StatusBar = memo(function StatusBar({ modelName, brokerState, serve
           <Text color={stateColor} bold={awaitingUser}>
             {stateLabel}
           </Text>
-          <Text color={theme.muted}>{left.slice(model.length + 3 + stateLabel.length)}</Text>
+          {meter ? (
+            <>
+              <Text color={theme.muted}> · </Text>
+              <Text color={meterColor} bold={tone !== 'normal' && !theme.color}>
+                {meter}
+              </Text>
+            </>
+          ) : null}
+          <Text color={theme.muted}>{left.slice(model.length + 3 + stateLabel.length + meterPart.length)}</Text>
         </Text>
       ) : (
         <Text color={theme.muted} wrap="truncate-end">

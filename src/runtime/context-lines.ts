@@ -1,0 +1,38 @@
+// What `:context` and `:model` say about the context budget (README.md, "Context").
+import type { ContextWindow } from '../services/context/index';
+import type { ContextSnapshot } from '../services/conversation/types';
+
+export const formatTokenCount = (value: number): string => (value < 1000 ? String(value) : value < 100_000 ? `${(value / 1000).toFixed(1)}k` : `${Math.round(value / 1000)}k`);
+
+/** `4096 tokens (llama.cpp /props …; the model could run with 131072)` or `unknown: …`. */
+export function describeWindow(window: ContextWindow | undefined): string {
+  if (!window) return 'not asked yet';
+  const maximum = window.maximum !== undefined && window.maximum !== window.tokens ? `; the model could run with ${window.maximum}` : '';
+  if (window.tokens === undefined) return `${window.source}${maximum}`;
+  return `${window.tokens} tokens, from ${window.source}${maximum}`;
+}
+
+/** The `:context` breakdown. */
+export function contextLines(snapshot: ContextSnapshot | undefined, settings: { autoCompactAt: number | false; reserveFrom: string }): string[] {
+  if (!snapshot) return ['context: nothing to measure yet (no model, or the history cannot be sent as it is)'];
+  const { parts, window } = snapshot;
+  const share = window.tokens ? ` (${Math.round((snapshot.used / window.tokens) * 100)}%)` : '';
+  const of = window.tokens ? ` of ${formatTokenCount(window.tokens)}` : ' (window unknown)';
+  const servers = Object.entries(parts.toolsByServer)
+    .sort((a, b) => b[1] - a[1])
+    .map(([alias, tokens]) => `${alias} ${formatTokenCount(tokens)}`)
+    .join(', ');
+  const row = (label: string, value: number, note = '') => `  ${label.padEnd(22)}${formatTokenCount(value).padStart(7)}${note ? `  ${note}` : ''}`;
+  const lines = [
+    `context of ${snapshot.model}: ${formatTokenCount(snapshot.used)}${of} tokens${share}, ${snapshot.reported ? 'counted by the server for the last request' : 'estimated'}`,
+    `window: ${describeWindow(window)}`,
+    row('system prompt', parts.system),
+    row('tool definitions', parts.tools, servers),
+    row('conversation', parts.messages),
+    row('reserve for the answer', parts.reserve, settings.reserveFrom),
+  ];
+  if (settings.autoCompactAt === false) lines.push('automatic compaction is off (context.autoCompactAt: false); :compact [focus] compacts now');
+  else if (snapshot.compactAt !== undefined) lines.push(`compacts before a request passes ${formatTokenCount(snapshot.compactAt)} tokens (context.autoCompactAt ${settings.autoCompactAt} of what the reserve leaves); :compact [focus] compacts now`);
+  else lines.push('no automatic compaction while the window is unknown (set contextWindow for the model); :compact [focus] compacts now');
+  return lines;
+}

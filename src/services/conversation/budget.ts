@@ -1,0 +1,180 @@
+// The context budget of each request (README.md, "Context"): measure it against the model's
+// window, and before it would pass `context.autoCompactAt` shorten old tool results, then compact
+// (services/context/compact.ts). Also the check of the server's count after the answer.
+import type { ModelConfig, ToolSpec, Usage, WireMessage } from '../broker/types';
+import { maxTokensOf } from '../broker/request';
+import { answerReserve, compactionThreshold, measureContext, rawPromptEstimate, type ContextUsage } from '../context/budget';
+import type { Calibration } from '../context/calibration';
+import { compactionMessage, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
+import type { ContextWindow } from '../context/window';
+import type { ToolIndex } from '../tools/names';
+import type { StreamChat } from '../broker/types';
+import { buildRequestMessages, type ContextOptions } from './context';
+import type { ContextSnapshot, ConversationEvent, Message } from './types';
+
+/** What the runtime tells the loop about windows and counts. */
+export interface ContextDeps {
+  /** The model's window as known now (never waits for the server). */
+  window(model: ModelConfig): ContextWindow;
+  /** The server said its window in an error: remembered for this model. */
+  learn(model: ModelConfig, tokens: number): void;
+  /** The server counted a request: the model's window may be asked again (a provisional one). */
+  answered?(model: ModelConfig): void;
+  calibration: Calibration;
+}
+
+export interface BudgetSettings {
+  autoCompactAt: number | false;
+  keepTurns: number;
+}
+
+export interface FitInput {
+  history: readonly Message[];
+  append: (message: Message) => ConversationEvent;
+  model: ModelConfig;
+  index: ToolIndex;
+  context: ContextDeps | undefined;
+  options: ContextOptions;
+  budget: BudgetSettings;
+  /** `overflow`: the server refused the last attempt for length: compact even below the threshold. */
+  force?: 'overflow';
+  summarise: { streamChat: StreamChat; signal: AbortSignal; timeouts: { firstByteMs: number; idleMs: number }; maxRetries: number; env?: NodeJS.ProcessEnv };
+}
+
+export interface FittedRequest {
+  messages: WireMessage[];
+  /** Our raw estimate of this request, for calibrating against the server's count. */
+  rawEstimate: number;
+  snapshot: ContextSnapshot;
+}
+
+const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias;
+
+/** The numbers of a request built from `view`, against the window. */
+function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow): { messages: WireMessage[]; usage: ContextUsage; raw: number; threshold?: number } {
+  const messages = buildRequestMessages(effectiveHistory(view), input.options);
+  const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
+  const calibrate = (tokens: number) => input.context?.calibration.apply(input.model.name, tokens) ?? tokens;
+  const usage = measureContext({ messages, tools: input.index.specs, serverOf: alias(input.index), reserve, calibrate });
+  const threshold = compactionThreshold(window.tokens, reserve, input.budget.autoCompactAt);
+  return { messages, usage, raw: rawPromptEstimate(messages, input.index.specs), ...(threshold !== undefined ? { threshold } : {}) };
+}
+
+/** The context the history would take in the next request, without sending anything (the meter between turns, `:context`). */
+export function measureHistory(input: Pick<FitInput, 'history' | 'model' | 'index' | 'context' | 'options' | 'budget'>): ContextSnapshot {
+  const window = input.context?.window(input.model) ?? { source: 'unknown' };
+  const measured = measure(input as FitInput, input.history, window);
+  return snapshotOf(input.model, window, measured.usage, measured.threshold);
+}
+
+export function snapshotOf(model: ModelConfig, window: ContextWindow, usage: ContextUsage, threshold: number | undefined): ContextSnapshot {
+  return { model: model.name, used: usage.used, reported: usage.reported, window, parts: usage.parts, ...(threshold !== undefined ? { compactAt: threshold } : {}) };
+}
+
+export const formatTokens = (value: number): string => (value < 1000 ? String(value) : value < 10_000 ? `${(value / 1000).toFixed(1)}k` : `${Math.round(value / 1000)}k`);
+
+/**
+ * Builds the next request so it fits: as it is when under the threshold; else with old tool
+ * results shortened; else after compacting (a status line says so; the compaction record goes
+ * into the history). Throws ContextError for a malformed history, like buildRequestMessages.
+ */
+export async function* fitRequest(input: FitInput): AsyncGenerator<ConversationEvent, FittedRequest, undefined> {
+  const window = input.context?.window(input.model) ?? { source: 'unknown' };
+  let view: readonly Message[] = input.history;
+  let measured = measure(input, view, window);
+  const over = () => input.force === 'overflow' || (measured.threshold !== undefined && measured.usage.used > measured.threshold);
+
+  if (over()) {
+    const before = measured.usage.used;
+    const stubbed = stubOldToolResults(effectiveHistory(view), input.budget.keepTurns);
+    if (stubbed.stubbed > 0 && input.force !== 'overflow') {
+      const shortened = measure(input, stubbed.history, window);
+      if (shortened.threshold === undefined || shortened.usage.used <= shortened.threshold) {
+        yield { type: 'status', level: 'info', message: `context: ${stubbed.stubbed} older tool result${stubbed.stubbed === 1 ? '' : 's'} left out of the request (${formatTokens(before)} → ${formatTokens(shortened.usage.used)} tokens; the full text stays in the session log)` };
+        return { messages: shortened.messages, rawEstimate: shortened.raw, snapshot: snapshotOf(input.model, window, shortened.usage, shortened.threshold) };
+      }
+    }
+    const compacted = yield* compactHistory({ ...input, trigger: input.force === 'overflow' ? 'overflow' : 'auto', tokensBefore: before, window });
+    if (compacted) {
+      view = [...view, compacted];
+      measured = measure(input, view, window);
+      if (measured.threshold !== undefined && measured.usage.used > measured.threshold) {
+        // Still too large: the kept turns' own tool results are what is left to shorten.
+        const again = stubOldToolResults(effectiveHistory(view), 1);
+        if (again.stubbed > 0) measured = measure(input, again.history, window);
+      }
+    }
+  }
+  const snapshot = snapshotOf(input.model, window, measured.usage, measured.threshold);
+  yield { type: 'context', context: snapshot };
+  return { messages: measured.messages, rawEstimate: measured.raw, snapshot };
+}
+
+export interface CompactInput extends Omit<FitInput, 'force'> {
+  trigger: CompactionMessage['trigger'];
+  focus?: string;
+  tokensBefore?: number;
+  window: ContextWindow;
+}
+
+/**
+ * One compaction: the summary request, then the record appended to the history (announced as a
+ * `message` event, so the front end logs it). Returns the record, or undefined when there was
+ * nothing to compact or the summary failed (a status line says which).
+ */
+export async function* compactHistory(input: CompactInput): AsyncGenerator<ConversationEvent, CompactionMessage | undefined, undefined> {
+  const effective = effectiveHistory(input.history);
+  const plan = planCompaction(effective, input.budget.keepTurns);
+  if (!plan) {
+    yield { type: 'status', level: input.trigger === 'user' ? 'info' : 'warn', message: 'context: nothing to compact yet (only the latest turn is left)' };
+    return undefined;
+  }
+  const window = input.window;
+  const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
+  const size = input.tokensBefore !== undefined && window.tokens ? ` (${formatTokens(input.tokensBefore)}/${formatTokens(window.tokens)} tokens)` : '';
+  const why = input.trigger === 'auto' ? 'the next request would pass context.autoCompactAt' : input.trigger === 'overflow' ? 'the server rejected the request for length' : 'asked with :compact';
+  yield { type: 'status', level: 'info', message: `compacting ${plan.old.length} earlier message${plan.old.length === 1 ? '' : 's'}${size}: ${why}…` };
+  const result = await summarise({
+    streamChat: input.summarise.streamChat,
+    model: input.model,
+    old: plan.old,
+    ...(input.focus ? { focus: input.focus } : {}),
+    ...(window.tokens !== undefined ? { window: window.tokens } : {}),
+    reserve,
+    signal: input.summarise.signal,
+    timeouts: input.summarise.timeouts,
+    maxRetries: input.summarise.maxRetries,
+    ...(input.summarise.env ? { env: input.summarise.env } : {}),
+  });
+  if ('error' in result) {
+    yield { type: 'status', level: result.error === 'cancelled' ? 'info' : 'warn', message: `context: compaction ${result.error === 'cancelled' ? 'cancelled' : `failed: ${result.error}`}` };
+    return undefined;
+  }
+  const draft = compactionMessage(plan, result.summary, { trigger: input.trigger, ...(input.focus ? { focus: input.focus } : {}), ...(input.tokensBefore !== undefined ? { tokensBefore: input.tokensBefore } : {}) });
+  const after = measure(input, [...input.history, draft], window).usage.used;
+  const record: CompactionMessage = { ...draft, tokensAfter: after };
+  yield input.append(record);
+  return record;
+}
+
+/**
+ * After an answer: calibrates the estimate, reports the counted context, and warns when Ollama
+ * cut the prompt to its num_ctx without saying so (prompt tokens reported at the window's size).
+ */
+export function* afterAnswer(input: { model: ModelConfig; context: ContextDeps | undefined; fitted: FittedRequest; usage: Usage | undefined }): Generator<ConversationEvent, void, undefined> {
+  const prompt = input.usage?.promptTokens;
+  if (!input.context || prompt === undefined || prompt <= 0) return;
+  input.context.calibration.record(input.model.name, input.fitted.rawEstimate, prompt);
+  input.context.answered?.(input.model);
+  const { snapshot } = input.fitted;
+  const used = prompt + (input.usage?.completionTokens ?? 0);
+  yield { type: 'context', context: { ...snapshot, used, reported: true } };
+  const window = snapshot.window.tokens;
+  if (window !== undefined && /^Ollama/.test(snapshot.window.source) && prompt >= window - 1) {
+    yield {
+      type: 'status',
+      level: 'warn',
+      message: `Ollama counted ${prompt} prompt tokens, exactly its num_ctx (${window}): it most likely cut the start of the conversation without saying so. compact (:compact), or give the model a larger num_ctx (in a Modelfile, or OLLAMA_CONTEXT_LENGTH for the server)`,
+    };
+  }
+}
