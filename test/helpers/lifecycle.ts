@@ -59,6 +59,7 @@ class BrokerSlot {
       enqueue: (...responses) => slot.get().enqueue(...responses),
       route: (router) => slot.get().route(router),
       models: (answer) => slot.get().models(answer),
+      serve: (method, path, answer) => slot.get().serve(method, path, answer),
       waitForRequests: (count, timeoutMs) => slot.get().waitForRequests(count, timeoutMs),
       // A test may close the broker itself (to talk to a port nobody listens on); the hooks then skip it.
       close: () => slot.close(),

@@ -102,6 +102,11 @@ export interface ScriptedBroker {
   route(fn: Router | undefined): void;
   /** What `GET /v1/models` answers from now on: these ids, or any response; undefined: the default (`scripted`). */
   models(answer: string[] | ScriptedResponse | undefined): void;
+  /**
+   * Answers another endpoint (`GET /props`, `POST /api/show`, …) the way a real server kind does;
+   * `path` is matched exactly (without the query). A response, or a function of the request.
+   */
+  serve(method: string, path: string, answer: ScriptedResponse | ((request: ReceivedRequest) => ScriptedResponse)): void;
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -200,6 +205,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
   const closing = new AbortController();
   let router: Router | undefined;
   let modelsAnswer: string[] | ScriptedResponse | undefined;
+  const endpoints = new Map<string, ScriptedResponse | ((request: ReceivedRequest) => ScriptedResponse)>();
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -243,7 +249,10 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
       res.on('close', () => closing.signal.removeEventListener('abort', stopOnClose));
 
       let script: ScriptedResponse;
-      if (request.method === 'GET' && /\/models$/.test(request.path)) {
+      const endpoint = endpoints.get(`${request.method} ${request.path}`);
+      if (endpoint) {
+        script = typeof endpoint === 'function' ? endpoint(request) : endpoint;
+      } else if (request.method === 'GET' && /\/models$/.test(request.path)) {
         const listed = Array.isArray(modelsAnswer) ? modelsAnswer : ['scripted'];
         script =
           modelsAnswer && !Array.isArray(modelsAnswer)
@@ -282,6 +291,9 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
     },
     models(answer) {
       modelsAnswer = answer;
+    },
+    serve(method, path, answer) {
+      endpoints.set(`${method.toUpperCase()} ${path}`, answer);
     },
     waitForRequests(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve();
