@@ -4,6 +4,9 @@ import type { ContextSnapshot } from '../services/conversation/types';
 
 export const formatTokenCount = (value: number): string => (value < 1000 ? String(value) : value < 100_000 ? `${(value / 1000).toFixed(1)}k` : `${Math.round(value / 1000)}k`);
 
+/** A window in the units it was chosen in (`4k`, `32k`, `128k`), as the status bar's meter shows it. */
+export const formatWindowSize = (tokens: number): string => (tokens < 1000 ? String(tokens) : tokens % 1024 === 0 ? `${tokens / 1024}k` : `${Math.round(tokens / 1000)}k`);
+
 /** `4096 tokens (llama.cpp /props …; the model could run with 131072)` or `unknown: …`. */
 export function describeWindow(window: ContextWindow | undefined): string {
   if (!window) return 'not asked yet';
@@ -17,7 +20,7 @@ export function contextLines(snapshot: ContextSnapshot | undefined, settings: { 
   if (!snapshot) return ['context: nothing to measure yet (no model, or the history cannot be sent as it is)'];
   const { parts, window } = snapshot;
   const share = window.tokens ? ` (${Math.round((snapshot.used / window.tokens) * 100)}%)` : '';
-  const of = window.tokens ? ` of ${formatTokenCount(window.tokens)}` : ' (window unknown)';
+  const of = window.tokens ? ` of ${formatWindowSize(window.tokens)}` : ' (window unknown)';
   const servers = Object.entries(parts.toolsByServer)
     .sort((a, b) => b[1] - a[1])
     .map(([alias, tokens]) => `${alias} ${formatTokenCount(tokens)}`)

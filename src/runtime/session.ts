@@ -161,7 +161,11 @@ export function createSession(options: SessionOptions): Session {
     isBusy: () => jobs.busy(),
     quit: () => session.quit(),
     ...(options.keyHelp ? { keyHelp: options.keyHelp } : {}),
-    contextSnapshot: () => runtime.measureContext(modelName, store.getState().messages),
+    // The server's own count of the last request when it is the current model's; else measured now.
+    contextSnapshot: () => {
+      const last = store.getState().context;
+      return last?.reported && last.model === modelName ? last : runtime.measureContext(modelName, store.getState().messages);
+    },
     contextWindow: (name) => runtime.contextWindow(name),
     compact(focus) {
       if (store.getState().messages.length === 0) {

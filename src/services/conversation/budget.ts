@@ -9,7 +9,7 @@ import { compactionMessage, effectiveHistory, planCompaction, stubOldToolResults
 import type { ContextWindow } from '../context/window';
 import type { ToolIndex } from '../tools/names';
 import type { StreamChat } from '../broker/types';
-import { buildRequestMessages, type ContextOptions } from './context';
+import { buildRequestMessages, toWireMessages, type ContextOptions } from './context';
 import type { ContextSnapshot, ConversationEvent, Message } from './types';
 
 /** What the runtime tells the loop about windows and counts. */
@@ -51,8 +51,9 @@ export interface FittedRequest {
 const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias;
 
 /** The numbers of a request built from `view`, against the window. */
-function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow): { messages: WireMessage[]; usage: ContextUsage; raw: number; threshold?: number } {
-  const messages = buildRequestMessages(effectiveHistory(view), input.options);
+function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow, check = true): { messages: WireMessage[]; usage: ContextUsage; raw: number; threshold?: number } {
+  // Between turns the history ends with the answer: measured as it stands, not checked for sending.
+  const messages = check ? buildRequestMessages(effectiveHistory(view), input.options) : toWireMessages(effectiveHistory(view), input.options);
   const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
   const calibrate = (tokens: number) => input.context?.calibration.apply(input.model.name, tokens) ?? tokens;
   const usage = measureContext({ messages, tools: input.index.specs, serverOf: alias(input.index), reserve, calibrate });
@@ -63,7 +64,7 @@ function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options'
 /** The context the history would take in the next request, without sending anything (the meter between turns, `:context`). */
 export function measureHistory(input: Pick<FitInput, 'history' | 'model' | 'index' | 'context' | 'options' | 'budget'>): ContextSnapshot {
   const window = input.context?.window(input.model) ?? { source: 'unknown' };
-  const measured = measure(input as FitInput, input.history, window);
+  const measured = measure(input, input.history, window, false);
   return snapshotOf(input.model, window, measured.usage, measured.threshold);
 }
 
@@ -151,7 +152,7 @@ export async function* compactHistory(input: CompactInput): AsyncGenerator<Conve
     return undefined;
   }
   const draft = compactionMessage(plan, result.summary, { trigger: input.trigger, ...(input.focus ? { focus: input.focus } : {}), ...(input.tokensBefore !== undefined ? { tokensBefore: input.tokensBefore } : {}) });
-  const after = measure(input, [...input.history, draft], window).usage.used;
+  const after = measure(input, [...input.history, draft], window, false).usage.used;
   const record: CompactionMessage = { ...draft, tokensAfter: after };
   yield input.append(record);
   return record;
