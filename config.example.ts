@@ -13,7 +13,11 @@ const config: AishConfigInput = {
       baseUrl: 'http://127.0.0.1:11434/v1',
       model: 'llama3.2',
       temperature: 0.2,
-      maxTokens: 4096, // max_tokens sent with each request (default: the server decides)
+      maxTokens: 4096, // max_tokens sent with each request (default: the server decides); also the answer's reserve in the context budget
+      // contextWindow: 8192, // the context window in tokens (default: asked of the server; see README "Context")
+      // Request parameters passed to the server as given (model, messages, stream, stream_options
+      // and tools cannot be set here). params.max_tokens / temperature win over the keys above.
+      params: { top_p: 0.95, options: { num_ctx: 8192 } },
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
       // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
     },
@@ -97,6 +101,11 @@ const config: AishConfigInput = {
   context: {
     useToolRole: true, // false: tool results go into the next user turn as `[tool: name]` blocks
     maxToolResultChars: 100_000, // larger results reach the model truncated, with a marker
+    // Compact before a request would pass this share of the window left after the answer's
+    // reserve (old tool results are left out first); false: only :compact compacts.
+    autoCompactAt: 0.85,
+    keepTurns: 2, // turns kept word for word after a compaction
+    windowTimeoutMs: 4000, // how long the model's server is asked about its window
   },
 
   broker: {

@@ -5,7 +5,7 @@ import type { ContextSnapshot } from '../services/conversation/types';
 export const formatTokenCount = (value: number): string => (value < 1000 ? String(value) : value < 100_000 ? `${(value / 1000).toFixed(1)}k` : `${Math.round(value / 1000)}k`);
 
 /** A window in the units it was chosen in (`4k`, `32k`, `128k`), as the status bar's meter shows it. */
-export const formatWindowSize = (tokens: number): string => (tokens < 1000 ? String(tokens) : tokens % 1024 === 0 ? `${tokens / 1024}k` : `${Math.round(tokens / 1000)}k`);
+export const formatWindowSize = (tokens: number): string => (tokens < 1000 ? String(tokens) : tokens % 1000 === 0 ? `${tokens / 1000}k` : tokens % 1024 === 0 ? `${tokens / 1024}k` : `${Math.round(tokens / 1000)}k`);
 
 /** `4096 tokens (llama.cpp /props …; the model could run with 131072)` or `unknown: …`. */
 export function describeWindow(window: ContextWindow | undefined): string {

@@ -30,6 +30,7 @@ export const METER_ALERT_AT = 0.9;
 /** `12.3k` for a count; a window in the units it was chosen in (`4k`, `32k`, `128k`). */
 export function formatWindow(tokens: number): string {
   if (tokens < 1000) return String(tokens);
+  if (tokens % 1000 === 0) return `${tokens / 1000}k`;
   if (tokens % 1024 === 0) return `${tokens / 1024}k`;
   return `${Math.round(tokens / 1000)}k`;
 }
@@ -81,6 +82,11 @@ const STATE_TONE: Record<BrokerState, 'muted' | 'accent' | 'error'> = {
   error: 'error',
 };
 
+/** The meter's colour role: muted, then the warning colour, then the error colour. */
+export function meterColorFor(tone: 'normal' | 'warn' | 'alert', theme: Theme): string | undefined {
+  return tone === 'alert' ? theme.error : tone === 'warn' ? theme.warn : theme.muted;
+}
+
 /** One row: model, broker state, speed and usage, MCP servers; then the hint or the keys. */
 export const StatusBar = memo(function StatusBar({ modelName, brokerState, serverCounts, hint, keys, width, theme, tokensPerSecond, usage, awaitingUser = false, contextUsed, contextWindow }: StatusBarProps) {
   const model = sanitizeLabel(modelName) || 'no model';
@@ -88,7 +94,7 @@ export const StatusBar = memo(function StatusBar({ modelName, brokerState, serve
   const stateLabel = awaitingUser ? AWAITING_USER_LABEL : brokerState;
   const meter = meterText(contextUsed, contextWindow);
   const tone = meterTone(contextUsed, contextWindow);
-  const meterColor = tone === 'alert' ? theme.error : tone === 'warn' ? theme.warn : theme.muted;
+  const meterColor = meterColorFor(tone, theme);
   const meterPart = meter ? ` · ${meter}` : '';
   const left = `${model} · ${stateLabel}${meterPart}${stats ? ` · ${stats}` : ''} · mcp ${serverCounts}`;
   const leftShown = truncate(left, width);
