@@ -91,6 +91,16 @@ export function createSession(options: SessionOptions): Session {
     if (closed || jobs.busy()) return;
     store.getState().setContext(runtime.measureContext(modelName, store.getState().messages));
   };
+  // Tool definitions count too: the meter follows servers connecting and changing their tools.
+  let meterQueued = false;
+  const stopToolWatch = mcp.subscribe((event) => {
+    if (event.type === 'status' || meterQueued) return;
+    meterQueued = true;
+    queueMicrotask(() => {
+      meterQueued = false;
+      refreshMeter();
+    });
+  });
   const stopWindows = runtime.onWindow((name, window) => {
     store.getState().setContextWindow(name, window);
     if (name === modelName) refreshMeter();
@@ -245,6 +255,7 @@ export function createSession(options: SessionOptions): Session {
       log.close();
       unsubscribe();
       stopWindows();
+      stopToolWatch();
       await runtime.close();
     },
   };

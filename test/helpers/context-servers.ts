@@ -54,6 +54,8 @@ function requested(request: ReceivedRequest): number {
 export function reportWindow(broker: ScriptedBroker, kind: ServerKind, window: number, options: { modelId?: string; trained?: number; loaded?: boolean } = {}): void {
   const id = options.modelId ?? MODEL_IDS[kind];
   const trained = options.trained ?? window * 8;
+  // Only llama.cpp has /props (the scripted broker answers it by default).
+  if (kind !== 'llama.cpp') broker.serve('GET', '/props', errorReply(404, { error: { message: 'not found' } }));
   switch (kind) {
     case 'llama.cpp':
       broker.serve('GET', '/props', jsonReply({ default_generation_settings: { n_ctx: window, params: { n_predict: -1 } }, total_slots: 1, model_path: `/models/${id}.gguf`, build_info: 'b6000' }));

@@ -56,6 +56,9 @@ class BrokerSlot {
       get requests() {
         return slot.get().requests;
       },
+      get probes() {
+        return slot.get().probes;
+      },
       enqueue: (...responses) => slot.get().enqueue(...responses),
       route: (router) => slot.get().route(router),
       models: (answer) => slot.get().models(answer),

@@ -16,7 +16,11 @@
  * Choosing a response for `POST /v1/chat/completions`: the queue first (`enqueue`, in order), then
  * the router (`route(fn)`; `fn` returns a response or undefined), then `options.fallback`, else a
  * loud HTTP 500 naming the request, so a test that forgot a script fails clearly.
- * `GET /v1/models` lists one model (`scripted`) unless `models(...)` says otherwise; anything else is 404.
+ * `GET /v1/models` lists one model (`scripted`) unless `models(...)` says otherwise. Like llama-server,
+ * `GET /props` reports a context window (`n_ctx` 131072) unless `serve('GET', '/props', …)` says
+ * otherwise. The app's window probes (`/props`, `/api/…`) are recorded in `probes`, not in
+ * `requests`, so a test's request indexes do not depend on when the window was asked. Anything
+ * else is 404.
  *
  * Responses (./broker-scripts/replies.ts; plain data, so they can come from a JSON file):
  * - `textReply(text, { chunkSize, tokensPerSecond, delayMs, reasoning, reasoningField, usage,
@@ -97,6 +101,8 @@ export interface ScriptedBroker {
   url: string;
   port: number;
   requests: ReceivedRequest[];
+  /** Context-window probes (`/props`, `/api/ps`, `/api/show`, `/api/v0/…`), kept apart from `requests`. */
+  probes: ReceivedRequest[];
   enqueue(...responses: ScriptedResponse[]): void;
   /** Sets (or with undefined, clears) the router consulted when the queue is empty. */
   route(fn: Router | undefined): void;
@@ -112,6 +118,8 @@ export interface ScriptedBroker {
 }
 
 const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+/** The context window `GET /props` reports by default: large, so no ordinary test compacts. */
+export const DEFAULT_WINDOW = 131_072;
 
 export function lastMessage(request: ReceivedRequest): NonNullable<ChatRequestBody['messages']>[number] | undefined {
   return request.body?.messages?.at(-1);
@@ -201,6 +209,7 @@ function noScriptReply(request: ReceivedRequest): ScriptedResponse {
 export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): Promise<ScriptedBroker> {
   const queue: ScriptedResponse[] = [];
   const requests: ReceivedRequest[] = [];
+  const probes: ReceivedRequest[] = [];
   const waiters = new Set<() => void>();
   const closing = new AbortController();
   let router: Router | undefined;
@@ -223,8 +232,9 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
         body = undefined;
       }
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const isProbe = /^\/(props$|api\/)/.test(url.pathname);
       const request: ReceivedRequest = {
-        index: requests.length,
+        index: isProbe ? probes.length : requests.length,
         method: req.method ?? 'GET',
         path: url.pathname,
         search: url.search,
@@ -234,9 +244,13 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
         disconnected: false,
         receivedAt: performance.now(),
       };
-      requests.push(request);
-      options.onRequest?.(request);
-      for (const wake of waiters) wake();
+      if (isProbe) {
+        probes.push(request);
+      } else {
+        requests.push(request);
+        options.onRequest?.(request);
+        for (const wake of waiters) wake();
+      }
 
       const gone = new AbortController();
       const onClose = () => {
@@ -252,6 +266,8 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
       const endpoint = endpoints.get(`${request.method} ${request.path}`);
       if (endpoint) {
         script = typeof endpoint === 'function' ? endpoint(request) : endpoint;
+      } else if (request.method === 'GET' && request.path === '/props') {
+        script = { kind: 'body', status: 200, contentType: 'application/json', body: JSON.stringify({ default_generation_settings: { n_ctx: DEFAULT_WINDOW }, total_slots: 1 }) };
       } else if (request.method === 'GET' && /\/models$/.test(request.path)) {
         const listed = Array.isArray(modelsAnswer) ? modelsAnswer : ['scripted'];
         script =
@@ -283,6 +299,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
     url: `http://${host}:${port}/v1`,
     port,
     requests,
+    probes,
     enqueue(...responses) {
       queue.push(...responses);
     },

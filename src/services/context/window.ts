@@ -3,7 +3,7 @@
 // which is often far below what it was trained for:
 //
 // - llama.cpp: `GET /props` → `default_generation_settings.n_ctx` (per slot); `/v1/models`
-//   `meta.n_ctx_train` is the trained maximum, shown as such, never used as the window
+//   `meta.n_ctx_train` is the trained maximum, never used as the window
 // - Ollama: `GET /api/ps` → `context_length` of the loaded model (the running num_ctx); before it is
 //   loaded, `POST /api/show` → a `num_ctx` parameter of the model, else Ollama's default (4096,
 //   said as provisional and asked again after the first answer), with `<arch>.context_length`
@@ -13,9 +13,10 @@
 // - OpenRouter and others: `GET /v1/models` → `context_length`
 // - hosted models the server says nothing about: known-models.ts
 //
-// `contextWindow` in the model's config overrides all of it and asks nothing. Every request goes to
-// the base URL's own origin (the key is never sent elsewhere; redirects are refused), all of them
-// together under one timeout; any failure leaves the window unknown, with the reason.
+// `contextWindow` in the model's config overrides all of it and asks nothing. The servers' own
+// endpoints are asked together first, the model list only when none of them answered. Every request
+// goes to the base URL's own origin (the key is never sent elsewhere; redirects are refused), all
+// under one timeout; any failure leaves the window unknown, with the reason.
 import { readLimited } from '../broker/body';
 import { buildHeaders, resolveApiKey } from '../broker/request';
 import type { ModelConfig } from '../broker/types';
@@ -196,15 +197,20 @@ export async function discoverContextWindow(model: ModelConfig, options: Discove
   const modelsUrl = withPath(new URL(model.baseUrl), '/models');
   modelsUrl.username = '';
   modelsUrl.password = '';
-  // Hosted APIs are asked only what they are known to answer; a local server any of the kinds.
+  // A local server is asked each kind's own endpoint first; only when none of them answers (vLLM,
+  // OpenRouter, hosted APIs) is the model list read. Hosted APIs get only the model list.
   const hosted = HOSTED.test(root.hostname);
-  const [models, props, ollamaPs, ollamaShow, lmStudio] = await Promise.all([
-    get(modelsUrl),
-    hosted ? undefined : get(withPath(root, '/props')),
-    hosted ? undefined : get(withPath(root, '/api/ps')),
-    hosted ? undefined : get(withPath(root, '/api/show'), { model: model.model }),
-    hosted ? undefined : get(withPath(root, `/api/v0/models/${encodeURIComponent(model.model)}`)),
-  ]);
+  const [props, ollamaPs, ollamaShow, lmStudio] = hosted
+    ? []
+    : await Promise.all([
+        get(withPath(root, '/props')),
+        get(withPath(root, '/api/ps')),
+        get(withPath(root, '/api/show'), { model: model.model }),
+        get(withPath(root, `/api/v0/models/${encodeURIComponent(model.model)}`)),
+      ]);
+  const local = windowFromAnswers({ props, ollamaPs, ollamaShow, lmStudio }, model.model);
+  if (props || ollamaShow || lmStudio || (ollamaPs && local.tokens !== undefined)) return local;
+  const models = timeout.aborted ? undefined : await get(modelsUrl);
   if (options.signal?.aborted) return { source: 'unknown: not asked (cancelled)' };
   const answers: ProbeAnswers = { models, props, ollamaPs, ollamaShow, lmStudio };
   const window = windowFromAnswers(answers, model.model);

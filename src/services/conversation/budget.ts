@@ -72,6 +72,9 @@ export function snapshotOf(model: ModelConfig, window: ContextWindow, usage: Con
   return { model: model.name, used: usage.used, reported: usage.reported, window, parts: usage.parts, ...(threshold !== undefined ? { compactAt: threshold } : {}) };
 }
 
+/** A window in the units it was chosen in (`4k`, `32k`, `128k`), as the meter shows it. */
+export const formatWindowTokens = (tokens: number): string => (tokens < 1000 ? String(tokens) : tokens % 1000 === 0 ? `${tokens / 1000}k` : tokens % 1024 === 0 ? `${tokens / 1024}k` : `${Math.round(tokens / 1000)}k`);
+
 export const formatTokens = (value: number): string => (value < 1000 ? String(value) : value < 10_000 ? `${(value / 1000).toFixed(1)}k` : `${Math.round(value / 1000)}k`);
 
 /**
@@ -132,7 +135,7 @@ export async function* compactHistory(input: CompactInput): AsyncGenerator<Conve
   }
   const window = input.window;
   const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
-  const size = input.tokensBefore !== undefined && window.tokens ? ` (${formatTokens(input.tokensBefore)}/${formatTokens(window.tokens)} tokens)` : '';
+  const size = input.tokensBefore !== undefined && window.tokens ? ` (${formatTokens(input.tokensBefore)}/${formatWindowTokens(window.tokens)} tokens)` : '';
   const why = input.trigger === 'auto' ? 'the next request would pass context.autoCompactAt' : input.trigger === 'overflow' ? 'the server rejected the request for length' : 'asked with :compact';
   yield { type: 'status', level: 'info', message: `compacting ${plan.old.length} earlier message${plan.old.length === 1 ? '' : 's'}${size}: ${why}…` };
   const result = await summarise({

@@ -17,7 +17,7 @@ import type { ApprovalPolicy } from '../tools/policy';
 import { extractCommands } from '../shell/extract';
 import type { RunEvent, RunOptions } from '../shell/run';
 import { streamAnswer, type AnswerResult } from './answer';
-import { afterAnswer, fitRequest, formatTokens, type ContextDeps, type FittedRequest } from './budget';
+import { afterAnswer, fitRequest, formatTokens, formatWindowTokens, type ContextDeps, type FittedRequest } from './budget';
 import type { ContextOverflow } from '../context/overflow';
 import { ContextError } from './context';
 import { execCommand, type ExecSettings } from './exec';
@@ -86,7 +86,7 @@ export function unfinishedBecause(reason: string): string | undefined {
 function describeOverflow(overflow: ContextOverflow, snapshot: { used: number; window: { tokens?: number } }): string {
   const prompt = overflow.promptTokens ?? snapshot.used;
   const window = overflow.window ?? snapshot.window.tokens;
-  return `the server rejected the request for length (${overflow.promptTokens === undefined ? 'about ' : ''}${formatTokens(prompt)} tokens${window !== undefined ? `, window ${formatTokens(window)}` : ''})`;
+  return `the server rejected the request for length (${overflow.promptTokens === undefined ? 'about ' : ''}${formatTokens(prompt)} tokens${window !== undefined ? `, window ${formatWindowTokens(window)}` : ''})`;
 }
 
 /** Tool call ids must be unique in the history; some servers send none or repeat `call_0`. */

@@ -30,7 +30,7 @@ describe('a request the server rejects for length', () => {
       const history = longHistory(kind === 'openai' ? 45 : 8);
       const { events, messages } = await converse(runtime, history, 'the newest question');
       const said = statuses(events);
-      expect(said.find((line) => line.startsWith('warn: the server rejected the request for length'))).toContain(`window ${kind === 'openai' ? '8.2k' : '2.0k'}`);
+      expect(said.find((line) => line.startsWith('warn: the server rejected the request for length'))).toContain(`window ${kind === 'openai' ? '8k' : '2k'}`);
       expect(said.filter((line) => line.startsWith('error'))).toEqual([]);
       const requests = chatRequests(server);
       expect(requests).toHaveLength(3);

@@ -40,6 +40,7 @@ describe('asking the server for its window', () => {
     const found = await discoverContextWindow(modelAt(server.url, 'local-model', { contextWindow: 1234 }), { env: {} });
     expect(found).toEqual({ tokens: 1234, source: 'contextWindow in the config' });
     expect(server.requests).toHaveLength(0);
+    expect(server.probes).toHaveLength(0);
   });
 
   it('a server that is down, or answers nothing in time, leaves the window unknown and says why', async () => {
@@ -71,6 +72,6 @@ describe('asking the server for its window', () => {
     expect(found.tokens).toBeUndefined();
     expect(seen).toEqual([]);
     // The model's own server did get the key (its probes are allowed to).
-    expect(server.requests.find((request) => request.path === '/props')?.headers.authorization).toBe('Bearer sk-secret-key-123');
+    expect(server.probes.find((request) => request.path === '/props')?.headers.authorization).toBe('Bearer sk-secret-key-123');
   });
 });

@@ -66,10 +66,13 @@ describe('the context budget in the TUI session', () => {
     const context = statusTexts(store).at(-1)!;
     expect(context).toMatch(/^context of local-model: [\d.k]+ of 4k tokens \(\d+%\), counted by the server/);
     expect(context).toContain('window: 4096 tokens, from llama.cpp /props');
+    // The window was asked of the server's own endpoint, never of the model list.
+    expect(server.probes.map((probe) => probe.path)).toContain('/props');
+    expect(server.requests.filter((request) => request.method === 'GET')).toEqual([]);
     expect(context).toMatch(/tool definitions +[\d.k]+ +builtin/);
     expect(context).toMatch(/reserve for the answer +1.0k +the model sets no max_tokens/);
     session.submit(':model');
-    expect(statusTexts(store).at(-1)).toContain('context window: 4096 tokens, from llama.cpp /props (n_ctx of a slot); the model could run with 32768');
+    expect(statusTexts(store).at(-1)).toContain('context window: 4096 tokens, from llama.cpp /props (n_ctx of a slot)');
 
     session.submit(':compact the question numbers');
     await session.idle();
