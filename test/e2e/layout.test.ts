@@ -38,7 +38,8 @@ describe('full-screen layout (built binary in a pseudo-terminal)', () => {
     session.resize(80, 24);
     await session.waitFor((screen) => !screen.includes('MCP servers') && screen.split('\n')[23]?.startsWith('local · idle') === true);
     session.resize(130, 30);
-    const screen = await session.waitFor('MCP servers');
+    // The whole frame, not its first rows: the resize's redraw may arrive in several reads.
+    const screen = await session.waitFor((text) => text.includes('MCP servers') && /^local · idle/.test(text.split('\n')[29] ?? ''));
     expect(screen.split('\n')[29]).toMatch(/^local · idle/);
   });
 
