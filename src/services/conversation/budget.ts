@@ -137,7 +137,8 @@ export async function* compactHistory(input: CompactInput): AsyncGenerator<Conve
   const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
   const size = input.tokensBefore !== undefined && window.tokens ? ` (${formatTokens(input.tokensBefore)}/${formatWindowTokens(window.tokens)} tokens)` : '';
   const why = input.trigger === 'auto' ? 'the next request would pass context.autoCompactAt' : input.trigger === 'overflow' ? 'the server rejected the request for length' : 'asked with :compact';
-  yield { type: 'status', level: 'info', message: `compacting ${plan.old.length} earlier message${plan.old.length === 1 ? '' : 's'}${size}: ${why}…` };
+  const count = plan.old.filter((message) => message.role !== 'compaction').length;
+  yield { type: 'status', level: 'info', message: `compacting ${count} earlier message${count === 1 ? '' : 's'}${size}: ${why}…` };
   const result = await summarise({
     streamChat: input.summarise.streamChat,
     model: input.model,
