@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startScriptedBroker } from '../test/helpers/scripted-broker';
 import { accumulatorScenarios } from './accumulator';
+import { contextScenarios } from './context';
 import { CLI, ROOT, type BenchContext } from './lib/app';
 import { machineBusy, machineInfo } from './lib/proc';
 import { markdownTable, Results, RESULT_COLUMNS, textTable } from './lib/results';
@@ -106,7 +107,7 @@ try {
 
 const micro: Array<Record<string, string>> = [];
 if (wanted('micro')) {
-  for (const scenario of accumulatorScenarios as Scenario[]) {
+  for (const scenario of [...accumulatorScenarios, ...contextScenarios] as Scenario[]) {
     ctx.log(`micro: ${scenario.name}`);
     try {
       micro.push({ scenario: scenario.name, ...(await scenario.run()) });
