@@ -155,7 +155,8 @@ export class HeadlessReport {
 
   apply(event: ConversationEvent): void {
     const answerMessage = event.type === 'message' && event.message.role === 'assistant';
-    if (event.type !== 'usage' && !answerMessage) this.flushUsage();
+    // The context count follows the usage it comes from; it does not end the request's lines either.
+    if (event.type !== 'usage' && event.type !== 'context' && !answerMessage) this.flushUsage();
     switch (event.type) {
       case 'message':
         // The answer as the history keeps it: its tool calls are what the model sent, now, before
