@@ -79,7 +79,7 @@ describe('typing while the transcript or the sidebar has the focus', () => {
     expect(h.store.getState().editor.text).toBe('');
   });
 
-  it('never reaches the input or answers anything while a tool frame is open', async () => {
+  it('answers nothing while a tool frame is open; only what was typed as it appeared goes to the input', async () => {
     withServer();
     await focus('chat');
     let answered: unknown;
@@ -89,15 +89,17 @@ describe('typing while the transcript or the sidebar has the focus', () => {
       .then((answer) => (answered = answer));
     await h.settle();
     expect(h.screen()).toContain('Run this tool?');
-    // Typed at once, as if meant for the input: the frame keeps every key.
+    // Typed at once, as if meant for the input: it goes there and answers nothing.
     await typeEach('yes');
+    expect(h.store.getState().focus).toBe('input');
+    expect(h.store.getState().editor.text).toBe('yes');
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
+    // After the guard, the frame keeps letters that are not its own.
     await h.type('hello');
     await h.type('h');
     expect(answered).toBeUndefined();
     expect(h.store.getState().approvals).toHaveLength(1);
-    expect(h.store.getState().focus).toBe('chat');
-    expect(h.store.getState().editor.text).toBe('');
+    expect(h.store.getState().editor.text).toBe('yes');
     // Deliberate keys still answer it.
     await h.type('n');
     expect(answered).toEqual({ action: 'deny' });
