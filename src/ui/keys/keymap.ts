@@ -80,6 +80,7 @@ export const KEYMAP = [
   { where: 'sidebar', keys: '→ / ←', does: "expand / fold a server's tools (→ on a tool shows its details)", bind: { right: 'sidebar.expand', left: 'sidebar.fold' } },
   { where: 'sidebar', keys: 'i', does: "show the selected server's details: state, error, the last lines of its stderr", short: 'i info', bind: { i: 'sidebar.info' } },
   { where: 'sidebar', keys: 'r', does: 'reconnect the selected server', short: 'r reconnect', bind: { r: 'sidebar.reconnect' } },
+  { where: 'sidebar', keys: 'o', does: "open the selected server's sign-in address in the browser (shown in full in the sidebar first; only https, or http to this machine)", bind: { o: 'sidebar.openSignIn' } },
   { where: 'sidebar', keys: 'd', does: 'disconnect the selected server', short: 'd disconnect', bind: { d: 'sidebar.disconnect' } },
   { where: 'sidebar', keys: 'c', does: 'connect a server by URL (and an optional alias)', short: 'c connect', bind: { c: 'sidebar.connect' } },
   { where: 'sidebar', keys: 'Esc', does: 'back to the input', bind: { escape: 'focus.input' } },

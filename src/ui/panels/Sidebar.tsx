@@ -4,7 +4,7 @@ import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import type { SidebarUi } from '../../state/types';
 import { LineText } from './Lines';
-import { padLine, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
+import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
 
@@ -128,8 +128,8 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
     if (server.error) pushAll(lines, indented(sanitizeLabel(server.error), 'warn', columns, 2));
     // The whole URL, hard-wrapped: the user has to be able to copy it.
     if (server.authUrl) {
-      lines.push([{ text: NOTE_INDENT }, { text: 'open in a browser:', tone: 'muted' }]);
-      for (const line of wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
+      lines.push([{ text: NOTE_INDENT }, { text: 'sign in (o opens it in a browser):', tone: 'muted' }]);
+      for (const line of wrapLine(signInUrlSegments(server.authUrl), Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
     }
   } else if (server.state === 'disconnected' && server.error) {
     pushAll(lines, indented(sanitizeLabel(server.error), 'muted', columns, 2));

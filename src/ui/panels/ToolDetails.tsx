@@ -2,7 +2,7 @@ import type { McpToolInfo, ServerSnapshot } from '../../services/mcp/types';
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
 import { GLYPH, stderrLine, transportLabel } from './Sidebar';
-import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
+import { markWhitespace, signInUrlSegments, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
 
@@ -69,7 +69,10 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
     .join(' · ');
   if (about) pushAll(lines, wrapWords(sanitizeLabel(about), columns, 'muted'));
   if (server.error) { lines.push([]); pushAll(lines, wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn')); }
-  if (server.authUrl) { lines.push([], [{ text: 'open in a browser to authorize:', tone: 'muted' }]); pushAll(lines, wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], columns)); }
+  if (server.authUrl) {
+    lines.push([], [{ text: 'sign in here (o in the sidebar opens it in a browser):', tone: 'muted' }]);
+    pushAll(lines, wrapLine(signInUrlSegments(server.authUrl), columns));
+  }
   if (transportLabel(server) === 'stdio') {
     lines.push([]);
     if (server.stderr.length === 0) lines.push([{ text: 'nothing on stderr', tone: 'muted' }]);
