@@ -12,7 +12,7 @@ import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { runConversation, type ConversationInput } from '../services/conversation/index';
 import type { ConversationEvent } from '../services/conversation/types';
-import { collectSecrets, createRedactor, type Redactor } from '../services/history/index';
+import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
 import type { McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
@@ -81,6 +81,8 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   let redact: Redactor | undefined;
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
+  const secretsRedactor = () => (redact ??= createRedactor(collectSecrets(config, env)));
+  const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
 
   return {
     config,
@@ -91,11 +93,10 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, keepResult, cwd, env },
       }),
     sessionLog(choice, logOptions) {
-      redact ??= createRedactor(collectSecrets(config, env));
-      return createSessionLogger({ config, redact, cwd, ...logOptions }, choice);
+      return createSessionLogger({ config, redact: secretsRedactor(), cwd, ...logOptions }, choice);
     },
     preloadBroker() {
       if (!options.streamChat) void loadBroker();

@@ -41,6 +41,8 @@ export interface ConversationDeps {
   runCommand?: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined>;
   /** Tool-index problems already shown (renamed or withheld tools): each is reported once. */
   reportedProblems?: Set<string>;
+  /** What memory and the session log keep of a tool result (limits.maxResultBytes); default: all of it. */
+  keepResult?: (call: { id: string; name: string }, content: string) => string;
   /** Working directory and environment for commands. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -171,6 +173,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           return { position: asked, count: Math.max(count, asked) };
         },
         maxResultChars: config.context.maxToolResultChars,
+        ...(deps.keepResult ? { keepResult: deps.keepResult } : {}),
         now: nowIso,
         newId: randomUUID,
       });
