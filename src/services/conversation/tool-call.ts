@@ -193,6 +193,8 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   const kind: ToolOutcomeKind = cancelled ? 'cancelled' : outcome.kind;
   const whole = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;
   const content = ctx.keepResult ? ctx.keepResult({ id: call.id, name: call.name }, whole) : whole;
+  // The transcript shows the head of a result: the note at the end of a kept one is said as well.
+  if (content !== whole) yield { type: 'status', level: 'warn', message: `${call.name}: ${content.slice(content.lastIndexOf('\n[aish] ') + 8)}` };
   const done = finish(content, outcome.isError || kind !== 'ok', kind);
   yield done.event;
   return done.message;

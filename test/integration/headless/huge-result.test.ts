@@ -43,6 +43,8 @@ describe('a 50 MB tool result', () => {
     const result = await run(home, ['--base-url', broker.url, '--model', 'scripted', '--auto-approve', 'big__huge', '-p', 'fetch it']);
     expect(result.stdout).toBe('seen it\n');
     expect(result.code).toBe(0);
+    // Said where the user looks (stderr in -p, a status line in the TUI's transcript).
+    expect(result.stderr).toMatch(/big__huge: this result was 50\.0 MB; memory and the session log keep the first 64 KiB .*the whole result is in \S+results\/\S+\.txt/);
 
     // The session log: every line small, the tool record names the side file.
     const sessions = path.join(home, '.local', 'state', 'aish', 'sessions');
