@@ -187,7 +187,9 @@ function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
 export function frameKey(current: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (current.mode !== 'buttons') return fieldKey(current, key, context);
   // A key while the guard runs restarts it (whatever the key does), and typing goes to the input.
-  const guarded = guarding(current, context, key.at);
+  // A burst of text is typing whenever it comes: when the app was busy as the frame
+  // appeared, keys typed meanwhile are read together only after the delay has passed.
+  const guarded = guarding(current, context, key.at) || (key.burst && isTyping(key));
   const ui = guarded && key.at > (current.guardKeyAt ?? -Infinity) ? { ...current, guardKeyAt: key.at } : current;
   if (guarded && isTyping(key)) return { ui, handled: false, hint: TYPED_AHEAD_HINT };
   const buttons = FRAME_BUTTON_ACTIONS[context.kind];

@@ -82,6 +82,16 @@ describe('no accidental approval', () => {
       expect(ctrl.answer).toBeUndefined();
     });
 
+    it(`${kind}: keys typed while the app was busy, read together after the delay, are typing and restart the guard`, () => {
+      // The frame was drawn at 1_000, then the app stalled; the keys typed meanwhile arrive in one
+      // read at 2_000, and the typist's next letters follow.
+      const results = feed(kind, [makeKey('text', { text: 'd the tes', burst: true, at: 2_000 }), text('t', 2_030), text('s', 2_060), text('y', 2_090)]);
+      for (const result of results) {
+        expect(result.answer).toBeUndefined();
+        expect(result.handled).toBe(false);
+      }
+    });
+
     it(`${kind}: once the guard is over, keys no longer restart it (scroll, then answer at once)`, () => {
       const results = feed(kind, [makeKey('down', { at: 1_000 + APPROVAL_DELAY_MS + 50 }), text('y', 1_000 + APPROVAL_DELAY_MS + 60)]);
       expect(results[1]!.answer?.answer.action).toBe(kind === 'approval' ? 'allow' : 'run');
