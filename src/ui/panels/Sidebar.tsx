@@ -128,7 +128,7 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
     if (server.error) pushAll(lines, indented(sanitizeLabel(server.error), 'warn', columns, 2));
     // The whole URL, hard-wrapped: the user has to be able to copy it.
     if (server.authUrl) {
-      lines.push([{ text: NOTE_INDENT }, { text: 'sign in (o opens it in a browser):', tone: 'muted' }]);
+      lines.push([{ text: NOTE_INDENT }, { text: 'o opens it in a browser', tone: 'muted' }]);
       for (const line of wrapLine(signInUrlSegments(server.authUrl), Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
     }
   } else if (server.state === 'disconnected' && server.error) {
