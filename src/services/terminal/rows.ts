@@ -3,8 +3,9 @@
 // elements that is a RangeError (a 2 MB answer of short lines is 150k rows). These helpers loop.
 
 /** Appends every item of `items` to `target` (the bounded form of `target.push(...items)`); returns `target`. */
-export function pushAll<T>(target: T[], items: Iterable<T>): T[] {
-  for (const item of items) target.push(item);
+export function pushAll<T>(target: T[], items: readonly T[]): T[] {
+  // An indexed loop: this runs for every span of every wrapped row, and small lists are the rule.
+  for (let index = 0; index < items.length; index++) target.push(items[index]!);
   return target;
 }
 
