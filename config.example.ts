@@ -117,7 +117,8 @@ const config: AishConfigInput = {
   // Bounds on what servers can make aish-tui hold or draw (tool-call timeouts, calls per answer and
   // loop depth are under mcp, the size of a result sent to the model under context).
   limits: {
-    displayResultChars: 20_000, // of a tool result kept for the transcript (the session log keeps all)
+    displayResultChars: 20_000, // of a tool result kept for the transcript
+    maxResultBytes: 262_144, // of a tool result kept in memory and the session log; the whole result goes to a 0600 file in <sessions>/results/
     stdioMaxLineBytes: 8 * 1024 * 1024, // one message from a stdio server; longer: the server is dropped
     httpMaxMessageBytes: 64 * 1024 * 1024, // one JSON body or event from an HTTP server
     inputSchemaBytes: 65_536, // a tool with a larger input schema is withheld from the model

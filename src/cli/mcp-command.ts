@@ -5,7 +5,7 @@ import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/ter
 import { findTool } from '../services/tools/names';
 import { createMcpFor, toolIndexFor } from '../runtime/mcp';
 import type { CliArgs } from './args';
-import { loginTarget, runLogin } from './mcp-login';
+import { confirmOnTerminal, loginTarget, runLogin } from './mcp-login';
 
 // `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the
 // "list all tools of a server" utility, and a way to call a tool from a script. Text output is
@@ -19,6 +19,8 @@ export interface McpCommandIo {
   env?: NodeJS.ProcessEnv;
   /** Injected in tests; the default builds the real manager from the config. */
   manager?: McpManagerService;
+  /** `mcp login`: asks before a browser opens (default: a y/N question on the terminal, no browser without one). */
+  confirmOpen?: (url: string, host: string) => Promise<boolean>;
 }
 
 const SUBCOMMANDS = ['list', 'tools', 'tool', 'call', 'login'];
@@ -76,7 +78,8 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
   // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
-  const manager = io.manager ?? createMcpFor(config, io.env ?? process.env, { interactive: sub === 'login' });
+  const manager =
+    io.manager ?? createMcpFor(config, io.env ?? process.env, sub === 'login' ? { interactive: true, confirmOpen: io.confirmOpen ?? confirmOnTerminal(io) } : { interactive: false });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {
     if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);

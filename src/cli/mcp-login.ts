@@ -2,6 +2,7 @@ import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
 import { isStdioServer } from '../services/config/schema';
 import type { McpManagerService } from '../services/mcp/index';
+import { createInterface } from 'node:readline';
 import { sanitizeLabel } from '../services/terminal/sanitize';
 
 // `aish-tui mcp login <alias>`: the browser sign-in for one OAuth server, from a shell. The other
@@ -15,6 +16,35 @@ export const LOGIN_WAIT_MS = 5 * 60_000;
 export interface LoginIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+}
+
+/**
+ * Asks on the terminal before a browser opens a sign-in address: the whole address, sanitized,
+ * with its host on a line of its own (bold on a terminal). Without a terminal on stdin nobody can
+ * answer: the address is only printed, to be opened by hand.
+ */
+export function confirmOnTerminal(io: LoginIo, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): (url: string, host: string) => Promise<boolean> {
+  return async (url, host) => {
+    const bold = (text: string) => (process.stderr.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
+    io.stderr(`aish-tui: the sign-in page is on ${bold(sanitizeLabel(host))}\n  ${sanitizeLabel(url)}\n`);
+    if (!input.isTTY) {
+      io.stderr('aish-tui: open that address in your browser to sign in\n');
+      return false;
+    }
+    const lines = createInterface({ input, terminal: false });
+    try {
+      io.stderr('Open it in your browser? [y/N] ');
+      const answer = await new Promise<string>((resolve) => {
+        lines.once('line', resolve);
+        lines.once('close', () => resolve(''));
+      });
+      const yes = /^\s*y(es)?\s*$/i.test(answer);
+      if (!yes) io.stderr('aish-tui: not opened; open the address above in your browser to sign in\n');
+      return yes;
+    } finally {
+      lines.close();
+    }
+  };
 }
 
 /** The configured server to sign in to, or a clear reason why there is nothing to sign in to. */

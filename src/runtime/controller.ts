@@ -18,6 +18,8 @@ export interface AppController {
   quit(): void;
   /** Sidebar `r`: reconnect one MCP server. */
   reconnectServer?(alias: string): void;
+  /** Sidebar `o`: open the selected server's pending sign-in address in the browser (the user saw it in full). */
+  openSignIn?(alias: string): void;
   /** Sidebar `d`: disconnect one MCP server (it stays listed as disconnected). */
   disconnectServer?(alias: string): void;
   /** Sidebar `c`: connect a server at runtime; without an alias the session picks one from the URL. */

@@ -39,6 +39,7 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     },
     reconnect: async (alias: string) => (await ready()).reconnect(alias),
     disconnect: async (alias: string) => (await ready()).disconnect(alias),
+    openSignIn: async (alias: string) => (await ready()).openSignIn(alias),
     callTool: async (alias: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome> => (await ready()).callTool(alias, tool, args, options),
     // Before the manager has loaded there are no servers, so no tool whose arguments could be checked.
     argumentProblem: (alias: string, tool: string, args: Record<string, unknown>) => manager?.argumentProblem?.(alias, tool, args),

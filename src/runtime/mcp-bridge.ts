@@ -18,6 +18,8 @@ export function bridgeMcpEvents(mcp: Pick<McpManagerService, 'subscribe'>, store
 export interface ServerActions {
   reconnectServer(alias: string): void;
   disconnectServer(alias: string): void;
+  /** Sidebar `o`: open the server's pending sign-in address in the browser. */
+  openSignIn(alias: string): void;
   /** Without an alias the manager picks one from the URL. */
   connectServer(url: string, alias?: string): void;
 }
@@ -32,6 +34,12 @@ export function serverActions(mcp: McpManagerService, status: Status): ServerAct
     },
     disconnectServer(alias) {
       void report(mcp.disconnect(alias), `mcp ${alias}`);
+    },
+    openSignIn(alias) {
+      void report(
+        mcp.openSignIn(alias).then((line) => status('info', line)),
+        `mcp ${alias}`,
+      );
     },
     connectServer(url, alias) {
       void report(

@@ -14,12 +14,16 @@ export interface McpManagerChoice {
    * `-p` and the other `mcp` subcommands report a needed sign-in at once (a script would hang).
    */
   interactive?: boolean;
+  /** Asks before a browser opens a (checked) sign-in address; without it none opens by itself. */
+  confirmOpen?: (url: string, host: string) => Promise<boolean>;
 }
 
 export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: McpManagerChoice = {}): McpManagerService {
   return lazyMcpManager(async () => {
     const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-    return createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, env), ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}) });
+    return createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, env), ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}),
+      ...(choice.confirmOpen ? { confirmOpen: choice.confirmOpen } : {}),
+    });
   });
 }
 

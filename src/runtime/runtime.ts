@@ -13,7 +13,7 @@ import type { AppConfig } from '../services/config/load';
 import { createCalibration, createWindowCache, type ContextWindow } from '../services/context/index';
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
-import { collectSecrets, createRedactor, type Redactor } from '../services/history/index';
+import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
 import type { McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
@@ -114,6 +114,8 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   };
   const contextOptions = () => ({ systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
+  const secretsRedactor = () => (redact ??= createRedactor(collectSecrets(config, env)));
+  const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
 
   return {
     config,
@@ -124,7 +126,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, context, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, context, keepResult, cwd, env },
       }),
     contextWindow(modelName) {
       const model = config.models[modelName];
@@ -174,8 +176,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
       });
     },
     sessionLog(choice, logOptions) {
-      redact ??= createRedactor(collectSecrets(config, env));
-      return createSessionLogger({ config, redact, cwd, ...logOptions }, choice);
+      return createSessionLogger({ config, redact: secretsRedactor(), cwd, ...logOptions }, choice);
     },
     preloadBroker() {
       if (!options.streamChat) void loadBroker();

@@ -149,6 +149,11 @@ export interface FrameUi {
    * were counted; they shift when that changes. Absent: none.
    */
   seenLead?: number;
+  /**
+   * When the last key arrived while the frame's key guard was still running: every such key
+   * restarts the guard, so someone typing when the frame appears cannot answer it mid-word.
+   */
+  guardKeyAt?: number;
   /** `reason`: typing a deny reason; `edit`: editing a command before running it. */
   mode: 'buttons' | 'reason' | 'edit';
   field: EditorState;

@@ -7,6 +7,7 @@ import { releasePlainStream, releaseStream, renderMarkdownStreaming, wrapPlainSt
 import type { Style } from './style';
 import { serialize, spansWidth, textWidth, truncateSpans, wrapSpans, type Span } from './text';
 import { commandItemLines, toolItemLines } from './tools';
+import { pushAll } from '../services/terminal/rows';
 
 export type { ItemContext, ItemLayout } from './common';
 
@@ -92,7 +93,7 @@ function assistantLines(item: Extract<ChatItem, { kind: 'assistant' }>, width: n
     if (lines.length > 0) lines.push('');
     const markdown: MarkdownContext = { styles, waitingForHighlighter: false, listDepth: 0 };
     // A streaming answer is sanitized as it arrives, line by line (renderMarkdownStreaming).
-    lines.push(...(item.streaming ? renderMarkdownStreaming(item.id, item.text, width, markdown) : renderMarkdown(sanitize(item.text), width, markdown)));
+    pushAll(lines, (item.streaming ? renderMarkdownStreaming(item.id, item.text, width, markdown) : renderMarkdown(sanitize(item.text), width, markdown)));
     layout.waitingForHighlighter = markdown.waitingForHighlighter;
   } else if (item.streaming && item.reasoning.length === 0) {
     lines.push(serialize([{ text: '…', style: styles.muted }]));
@@ -101,7 +102,7 @@ function assistantLines(item: Extract<ChatItem, { kind: 'assistant' }>, width: n
   if (item.endNote !== undefined) {
     const note = END_NOTES[item.endNote] ?? sanitizeLabel(item.endNote);
     if (lines.length > 0) lines.push('');
-    lines.push(...wrapSpans([{ text: `${WARN_GLYPH} ${note}`, style: styles.warn }], width, { restPrefix: INDENT }));
+    pushAll(lines, wrapSpans([{ text: `${WARN_GLYPH} ${note}`, style: styles.warn }], width, { restPrefix: INDENT }));
   }
   return lines;
 }

@@ -2,6 +2,10 @@ import { frameRows, sharedTranscriptCache, subscribeHighlighter, TICK_MS, Transc
 import type { Theme } from '../terminal/theme';
 import type { AppState, AppStore } from '../state/store';
 import type { ScreenRegion } from '../terminal/screen';
+import { sanitizeLabel } from '../services/terminal/sanitize';
+import { chatStyles } from './style';
+import { wrapSpans } from './text';
+import { ERROR_GLYPH } from './common';
 
 /**
  * The transcript drawn straight onto the screen, beside Ink rather than through it.
@@ -59,7 +63,13 @@ export class TranscriptLayer implements ScreenRegion {
     // (compiling its expressions, ~50 ms) and would otherwise stall the first frames of the first
     // answer; a tool call's first row costs a few ms in the middle of a tool loop. Not at once:
     // loading the MCP client and starting the servers comes first.
-    const warmUp = setTimeout(() => warmUpTranscript(this.geometry?.theme, this.geometry?.width ?? 0), WARM_UP_DELAY_MS);
+    const warmUp = setTimeout(() => {
+      try {
+        warmUpTranscript(this.geometry?.theme, this.geometry?.width ?? 0);
+      } catch {
+        // Only a head start: the first real draw lays the same things out and shows any error.
+      }
+    }, WARM_UP_DELAY_MS);
     warmUp.unref?.();
     this.stop.push(() => clearTimeout(warmUp));
   }
@@ -93,8 +103,23 @@ export class TranscriptLayer implements ScreenRegion {
 
   rows(): readonly string[] {
     if (!this.geometry) return [];
-    this.drawn ??= this.draw(this.geometry);
+    this.drawn ??= this.drawOrExplain(this.geometry);
     return this.drawn;
+  }
+
+  /**
+   * The layer is drawn beside Ink, outside the UI's error boundary: an error here would reach the
+   * screen writer and end the app. Whatever fails while laying out the transcript is shown in its
+   * place instead, and the input, the frames and `:quit` keep working; the next change draws again.
+   */
+  private drawOrExplain(geometry: LayerGeometry): string[] {
+    try {
+      return this.draw(geometry);
+    } catch (error) {
+      const message = sanitizeLabel(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      const text = `${ERROR_GLYPH} the transcript could not be drawn (${message}); the conversation is kept and the app keeps running: :clear starts afresh, :quit ends`;
+      return wrapSpans([{ text, style: chatStyles(geometry.theme).error }], Math.max(1, geometry.width)).slice(0, Math.max(1, geometry.height));
+    }
   }
 
   /** Something the transcript shows changed: draw it again once the current work is done. */

@@ -5,6 +5,7 @@ import { highlightCode, warmUpHighlighter } from './highlight';
 import { mergeStyles, type ChatStyles, type Style } from './style';
 import { renderTable } from './table';
 import { serialize, wrapSpans, type Span } from './text';
+import { maxOf, pushAll } from '../services/terminal/rows';
 
 /**
  * Markdown to terminal rows, through marked's lexer (GFM). The input has been sanitized, but the
@@ -48,13 +49,13 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
   for (const token of tokens ?? []) {
     switch (token.type) {
       case 'strong':
-        out.push(...renderInline(token.tokens, mergeStyles(style, styles.strong), ctx));
+        pushAll(out, renderInline(token.tokens, mergeStyles(style, styles.strong), ctx));
         break;
       case 'em':
-        out.push(...renderInline(token.tokens, mergeStyles(style, styles.em), ctx));
+        pushAll(out, renderInline(token.tokens, mergeStyles(style, styles.em), ctx));
         break;
       case 'del':
-        out.push(...renderInline(token.tokens, mergeStyles(style, styles.del), ctx));
+        pushAll(out, renderInline(token.tokens, mergeStyles(style, styles.del), ctx));
         break;
       case 'codespan':
         // Without colour the backticks are the only thing that sets code apart.
@@ -66,7 +67,7 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
       case 'link': {
         const link = token as Tokens.Link;
         const label = renderInline(link.tokens, mergeStyles(style, styles.link), ctx);
-        out.push(...label);
+        pushAll(out, label);
         const labelText = label.map((part) => part.text).join('');
         const href = clean(link.href);
         const sameAsLabel = href === labelText || href === `mailto:${labelText}` || href === `http://${labelText}`;
@@ -90,11 +91,11 @@ export function renderInline(tokens: readonly Token[] | undefined, style: Style 
       case 'text':
         // A soft line break stays a line break: models use single newlines for addresses,
         // verses and aligned text, and the terminal shows what they wrote.
-        if (hasTokens(token) && token.tokens.length > 0) out.push(...renderInline(token.tokens, style, ctx));
+        if (hasTokens(token) && token.tokens.length > 0) pushAll(out, renderInline(token.tokens, style, ctx));
         else out.push(span((token as Tokens.Text).text ?? token.raw, style));
         break;
       default:
-        if (hasTokens(token)) out.push(...renderInline(token.tokens, style, ctx));
+        if (hasTokens(token)) pushAll(out, renderInline(token.tokens, style, ctx));
         else out.push(span((token as { text?: string }).text ?? token.raw, style));
     }
   }
@@ -113,7 +114,7 @@ function renderList(list: Tokens.List, width: number, ctx: MarkdownContext): str
   const { styles } = ctx;
   const start = typeof list.start === 'number' ? list.start : 1;
   const markers = list.items.map((_, index) => (list.ordered ? `${start + index}.` : BULLETS[ctx.listDepth % BULLETS.length]!));
-  const markerWidth = Math.max(...markers.map((marker) => [...marker].length)) + 1;
+  const markerWidth = maxOf(markers.map((marker) => [...marker].length)) + 1;
   // A list nested deeper than the terminal allows loses its indentation rather than its text.
   const indent = markerWidth < width - 4 ? markerWidth : 0;
   const out: string[] = [];
@@ -127,9 +128,9 @@ function renderList(list: Tokens.List, width: number, ctx: MarkdownContext): str
     const marker = markers[index]!;
     const padded = list.ordered ? marker.padStart(markerWidth - 1) + ' ' : marker.padEnd(markerWidth);
     if (indent > 0) {
-      out.push(...prefixLines(inner.length > 0 ? inner : [''], [{ text: padded, style: styles.listMarker }], [{ text: ' '.repeat(indent) }]));
+      pushAll(out, prefixLines(inner.length > 0 ? inner : [''], [{ text: padded, style: styles.listMarker }], [{ text: ' '.repeat(indent) }]));
     } else {
-      out.push(serialize([{ text: marker, style: styles.listMarker }]), ...inner);
+      { out.push(serialize([{ text: marker, style: styles.listMarker }])); pushAll(out, inner); }
     }
   });
   return out;
@@ -196,7 +197,7 @@ export function joinBlocks(blocks: readonly (readonly string[])[], tight = false
   const out: string[] = [];
   for (const block of blocks) {
     if (out.length > 0 && !tight) out.push('');
-    out.push(...block);
+    pushAll(out, block);
   }
   return out;
 }

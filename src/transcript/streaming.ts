@@ -6,6 +6,7 @@ import { joinBlocks, lexMarkdown, renderBlockList, type MarkdownContext } from '
 import type { ChatStyles } from './style';
 import { completeStreamingTail } from './streamingTail';
 import { startsWithText, wrapSpans, type Span } from './text';
+import { pushAll } from '../services/terminal/rows';
 
 /**
  * Incremental layout of text that only grows (a streamed answer or reasoning), so a frame costs
@@ -180,7 +181,7 @@ export function wrapPlainStreaming(id: string, text: string, width: number, styl
   const lastNewline = text.lastIndexOf('\n');
   if (lastNewline + 1 > stream.stableText.length) {
     const finished = text.slice(stream.stableText.length, lastNewline);
-    stream.stableLines.push(...wrapSpans([{ text: finished, style }], width));
+    pushAll(stream.stableLines, wrapSpans([{ text: finished, style }], width));
     stream.stableText = text.slice(0, lastNewline + 1);
   }
   const rest = text.slice(stream.stableText.length);

@@ -2,6 +2,7 @@ import type { Tokens } from 'marked';
 import { renderInline, type MarkdownContext } from './markdown';
 import { mergeStyles } from './style';
 import { alignSpans, serialize, spansWidth, wrapSpans, wrapToRows, type Span } from './text';
+import { maxOf, pushAll } from '../services/terminal/rows';
 
 const SEPARATOR = ' │ ';
 const MIN_COLUMN = 3;
@@ -16,7 +17,7 @@ export function fitColumns(natural: readonly number[], available: number): numbe
   while (excess > 0) {
     let widest = 0;
     for (let index = 1; index < widths.length; index++) if (widths[index]! > widths[widest]!) widest = index;
-    const second = Math.max(MIN_COLUMN, ...widths.filter((_, index) => index !== widest));
+    const second = maxOf(widths.filter((_, index) => index !== widest), MIN_COLUMN);
     const cut = Math.min(excess, Math.max(1, widths[widest]! - second));
     if (widths[widest]! - cut < MIN_COLUMN) break;
     widths[widest] = widths[widest]! - cut;
@@ -42,20 +43,20 @@ export function renderTable(table: Tokens.Table, width: number, ctx: MarkdownCon
       if (rowIndex > 0) out.push('');
       row.forEach((cell, column) => {
         const label: Span[] = [...(header[column] ?? []).map((part) => ({ ...part, style: mergeStyles(part.style, headerStyle) })), { text: ': ', style: headerStyle }];
-        out.push(...wrapSpans([...label, ...cell], width));
+        pushAll(out, wrapSpans([...label, ...cell], width));
       });
     });
     return out;
   }
 
-  const natural = header.map((cell, column) => Math.max(spansWidth(cell), ...rows.map((row) => spansWidth(row[column] ?? []))));
+  const natural = header.map((cell, column) => maxOf(rows.map((row) => spansWidth(row[column] ?? [])), spansWidth(cell)));
   const widths = fitColumns(natural, available);
   if (widths.reduce((sum, w) => sum + w, 0) > available) return renderTable({ ...table }, 0, ctx);
 
   const border = styles.tableBorder;
   const drawRow = (cells: Span[][]): string[] => {
     const wrapped = cells.map((cell, column) => wrapToRows(cell, widths[column]!));
-    const height = Math.max(1, ...wrapped.map((lines) => lines.length));
+    const height = maxOf(wrapped.map((lines) => lines.length), 1);
     const lines: string[] = [];
     for (let line = 0; line < height; line++) {
       const spans: Span[] = [];
@@ -65,7 +66,7 @@ export function renderTable(table: Tokens.Table, width: number, ctx: MarkdownCon
         // The last column needs no padding unless it is aligned away from the left.
         const last = column === columns - 1;
         const align = table.align[column];
-        spans.push(...(last && (align === 'left' || !align) ? content : alignSpans(content, widths[column]!, align)));
+        pushAll(spans, (last && (align === 'left' || !align) ? content : alignSpans(content, widths[column]!, align)));
       }
       lines.push(serialize(spans));
     }
@@ -75,6 +76,6 @@ export function renderTable(table: Tokens.Table, width: number, ctx: MarkdownCon
   const rule = serialize([{ text: widths.map((w) => '─'.repeat(w)).join('─┼─'), style: border }]);
   const out = drawRow(header.map((cell, column) => cell.length > 0 ? cell : [{ text: '', style: headerStyle }]).slice(0, columns));
   out.push(rule);
-  for (const row of rows) out.push(...drawRow(Array.from({ length: columns }, (_, column) => row[column] ?? [])));
+  for (const row of rows) pushAll(out, drawRow(Array.from({ length: columns }, (_, column) => row[column] ?? [])));
   return out;
 }

@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
 import { sameStyle, styleCodes, type Style } from './style';
+import { pushAll } from '../services/terminal/rows';
 
 /**
  * Styled text and word wrapping for the transcript.
@@ -209,14 +210,14 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
             rowWidth += fit;
           }
         } else if (rowWidth > 0) {
-          pendingSpace.push(...word.pieces);
+          pushAll(pendingSpace, word.pieces);
           pendingSpaceWidth += word.width;
         }
         continue;
       }
       atLineStart = false;
       if (rowWidth + pendingSpaceWidth + word.width <= available) {
-        row.push(...pendingSpace, ...word.pieces);
+        { pushAll(row, pendingSpace); pushAll(row, word.pieces); }
         rowWidth += pendingSpaceWidth + word.width;
         pendingSpace = [];
         pendingSpaceWidth = 0;
@@ -226,13 +227,13 @@ export function wrapToRows(spans: readonly Span[], width: number, options: WrapO
         endRow();
         if (full()) break;
         startRow(true);
-        row.push(...word.pieces);
+        pushAll(row, word.pieces);
         rowWidth = word.width;
         continue;
       }
       // Too long for a row (or breakable anywhere): fill this row and continue on the next ones.
       if (rowWidth > 0 && rowWidth + pendingSpaceWidth < available) {
-        row.push(...pendingSpace);
+        pushAll(row, pendingSpace);
         rowWidth += pendingSpaceWidth;
       } else if (rowWidth > 0) {
         // The spaces would fill the row: the word starts the next one, never glued to the one before.

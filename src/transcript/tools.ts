@@ -6,6 +6,7 @@ import { screenCut } from '../services/terminal/screen-cut';
 import { clipHead, clipTail } from './preview';
 import type { ChatStyles, Style } from './style';
 import { serialize, spansWidth, truncateSpans, wrapSpans, type Span } from './text';
+import { pushAll } from '../services/terminal/rows';
 
 /**
  * Tool calls and shell commands as they sit in the transcript once decided: a header row with a
@@ -32,8 +33,8 @@ function header(glyph: Span, name: Span, detail: string, suffix: Span[], width: 
   const fixed: Span[] = [glyph, { text: ' ' }, name];
   const room = width - spansWidth(fixed) - spansWidth(suffix) - 1;
   const spans = [...fixed];
-  if (detail.length > 0 && room >= 4) spans.push({ text: ' ' }, ...truncateSpans([{ text: detail, style: styles.muted }], room));
-  spans.push(...suffix);
+  if (detail.length > 0 && room >= 4) { spans.push({ text: ' ' }); pushAll(spans, truncateSpans([{ text: detail, style: styles.muted }], room)); }
+  pushAll(spans, suffix);
   return serialize(truncateSpans(spans, width));
 }
 
@@ -139,7 +140,7 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
   const lines = [header(toolGlyph(item, ctx), name, ctx.expanded ? '' : compactArguments(item), toolSuffix(item, ctx), width, styles)];
 
   const decision = decisionLine(item.decision, styles);
-  if (decision) lines.push(...wrapSpans([{ ...decision, text: sanitize(decision.text) }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+  if (decision) pushAll(lines, wrapSpans([{ ...decision, text: sanitize(decision.text) }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
 
   if (item.state === 'running') {
     const progress = progressLine(item, width, styles);
@@ -148,7 +149,7 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
 
   if (ctx.expanded) {
     lines.push(serialize(truncateSpans([{ text: '  arguments', style: styles.muted }], width)));
-    lines.push(...gutterRows(prettyArguments(item), width, styles, LIMITS.expandedLines).rows);
+    pushAll(lines, gutterRows(prettyArguments(item), width, styles, LIMITS.expandedLines).rows);
   }
 
   const showsResult = item.state === 'done' || item.state === 'error' || item.state === 'cancelled';
@@ -163,9 +164,9 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
       lines.push(serialize(truncateSpans([{ text: '  (no output)', style: styles.muted }], width)));
     } else {
       const { rows, cut } = gutterRows(sanitize(clipped.text), width, styles, limit, item.state === 'error' ? styles.error : undefined);
-      lines.push(...rows);
-      if (clipped.omittedLines > 0) lines.push(...omittedLine(clipped, styles, 'more', width, screen && ctx.expanded ? 'the session log has all of it' : undefined));
-      else if (screen) lines.push(...wrapSpans([{ text: screen.note, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+      pushAll(lines, rows);
+      if (clipped.omittedLines > 0) pushAll(lines, omittedLine(clipped, styles, 'more', width, screen && ctx.expanded ? 'the session log has all of it' : undefined));
+      else if (screen) pushAll(lines, wrapSpans([{ text: screen.note, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
       else if (cut) lines.push(serialize(truncateSpans([{ text: '  … more', style: styles.muted }], width)));
     }
   }
@@ -199,7 +200,7 @@ export function commandItemLines(item: CommandItem, width: number, ctx: ItemCont
   const more = commandLines.length > 1 && !ctx.expanded ? ` (+${commandLines.length - 1} lines)` : '';
   const lines = [header(glyph, { text: `$ ${first}`, style: { bold: true } }, more, commandSuffix(item, styles), width, styles)];
   if (ctx.expanded && commandLines.length > 1) {
-    lines.push(...gutterRows(sanitizeStrict(commandLines.slice(1).join('\n')), width, styles, LIMITS.expandedLines, { bold: true }).rows);
+    pushAll(lines, gutterRows(sanitizeStrict(commandLines.slice(1).join('\n')), width, styles, LIMITS.expandedLines, { bold: true }).rows);
   }
   if (item.state === 'skipped' || item.output.length === 0) return lines;
 
@@ -209,8 +210,8 @@ export function commandItemLines(item: CommandItem, width: number, ctx: ItemCont
   const rows = wrapSpans([{ text: sanitize(clipped.text) }], width, { firstPrefix: prefix, restPrefix: prefix });
   const cutRows = rows.length > limit ? rows.length - limit : 0;
   if (clipped.omittedLines > 0 || cutRows > 0) {
-    lines.push(...omittedLine({ ...clipped, omittedLines: clipped.omittedLines + (cutRows > 0 && clipped.omittedLines === 0 ? 1 : 0) }, styles, 'earlier', width));
+    pushAll(lines, omittedLine({ ...clipped, omittedLines: clipped.omittedLines + (cutRows > 0 && clipped.omittedLines === 0 ? 1 : 0) }, styles, 'earlier', width));
   }
-  lines.push(...rows.slice(cutRows));
+  pushAll(lines, rows.slice(cutRows));
   return lines;
 }

@@ -3,6 +3,7 @@ import type { Theme } from '../terminal/theme';
 import { chatStyles } from './style';
 import { serialize, truncateSpans, type Span } from './text';
 import { transcriptWindow, type Anchor, type TranscriptCache, type TranscriptOptions } from './transcript';
+import { pushAll } from '../services/terminal/rows';
 
 /**
  * What the transcript shows in a viewport, frame after frame: the window of rows, the marker row
@@ -124,7 +125,7 @@ export function frameRows(frame: ViewportFrame): string[] {
   }
   const windowHeight = frame.marker !== undefined ? frame.height - 1 : frame.height;
   for (let row = frame.rows.length; row < windowHeight; row++) rows.push('');
-  rows.push(...frame.rows.slice(-windowHeight));
+  pushAll(rows, frame.rows.slice(-windowHeight));
   if (frame.marker !== undefined) rows.push(frame.marker);
   return rows;
 }

@@ -7,7 +7,7 @@ import type { Theme } from '../terminal/theme';
 import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectFrameUi } from '../state/selectors';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
-import { APPROVAL_DELAY_MS, frameKey, isArmed, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
+import { frameKey, guardEndsAt, isArmed, isTyping, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
@@ -56,8 +56,9 @@ function headOf(state: AppState): Head | undefined {
  * and the scroll position and `seen` moved with the body when the header rows above it (`lead`)
  * changed, so what was read stays read and nothing unread counts as read.
  */
-function uiFor(frameUi: FrameUi | undefined, id: string, width: number, lead: number): FrameUi {
-  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width), seenLead: lead };
+function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind'>, width: number, lead: number): FrameUi {
+  const id = head.id;
+  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width, head.kind), seenLead: lead };
   if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenRuns: [], seenWidth: width, seenLead: lead };
   const shift = lead - (frameUi.seenLead ?? 0);
   if (shift === 0) return frameUi;
@@ -108,6 +109,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   let height = 0;
   let armedLater = false;
   let shownAt: number | undefined;
+  let guardEnd: number | undefined;
   if (head) {
     const headKey = `${head.kind}:${head.id}`;
     if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
@@ -115,15 +117,16 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     const layoutFor = (ui: FrameUi, armed: boolean) =>
       head.kind === 'approval' ? layoutApproval({ parts, width, maxHeight, ui, armed }) : layoutCommand({ parts, width, maxHeight, ui, armed });
     // Whether header rows scroll with the body depends on the sizes, not on the scroll position.
-    const lead = layoutFor(uiFor(frameUi, head.id, width, 0), false).leadRows;
-    const ui = uiFor(frameUi, head.id, width, lead);
+    const lead = layoutFor(uiFor(frameUi, head, width, 0), false).leadRows;
+    const ui = uiFor(frameUi, head, width, lead);
     const probe = layoutFor(ui, false);
     // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
     // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
     const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
     const context: FrameKeyContext = { kind: head.kind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
     const armed = !locked && isArmed(ui, context, now);
-    armedLater = !locked && !armed && now - shownAt < APPROVAL_DELAY_MS;
+    guardEnd = guardEndsAt(ui, shownAt);
+    armedLater = !locked && !armed && now < guardEnd;
     const layout = armed ? layoutFor(ui, true) : probe;
     shown.current = { id: head.id, kind: head.kind, shownAt, total: probe.total, viewport: layout.viewport, width, lead, locked, command: head.command };
     height = layout.height;
@@ -143,10 +146,10 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   // Redraw when the key delay is over, so the buttons light up.
   const headId = head?.id;
   useEffect(() => {
-    if (!armedLater || shownAt === undefined) return;
-    const timer = setTimeout(() => setTick((tick) => tick + 1), Math.max(0, shownAt + APPROVAL_DELAY_MS - Date.now()) + 5);
+    if (!armedLater || guardEnd === undefined) return;
+    const timer = setTimeout(() => setTick((tick) => tick + 1), Math.max(0, guardEnd - Date.now()) + 5);
     return () => clearTimeout(timer);
-  }, [armedLater, headId, shownAt]);
+  }, [armedLater, headId, guardEnd]);
 
   useKeys((key) => {
     const state = store.getState();
@@ -154,10 +157,11 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     if (!current) return false;
     const drawn = shown.current;
     if (!drawn || drawn.id !== current.id) {
-      // The frame is queued but not on screen yet: nothing may answer it, and nothing leaks past it.
-      return !(key.ctrl || key.meta);
+      // The frame is queued but not on screen yet: nothing may answer it, and nothing leaks past it
+      // but typing, which stays in the input.
+      return !(key.ctrl || key.meta || isTyping(key));
     }
-    const ui = uiFor(state.frameUi, current.id, drawn.width, drawn.lead);
+    const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
     let result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);

@@ -155,14 +155,25 @@ describe('approval frame: keys', () => {
     h = app.render();
     const probe = await ask(echo());
     await pastDelay();
-    await h.type('\x1b[C');
-    await h.type('\x1b[C');
-    await h.type('\x1b[C');
+    await h.type('\x1b[D');
+    await h.type('\x1b[D');
     await h.type('\x1b[D');
     await h.type('\x1b[C');
+    await h.type('\x1b[D');
     // The focused button is drawn inverse.
+    expect(h.rawScreen()).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*\[y once\]/);
+    expect(h.rawScreen()).not.toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*\[n deny\]/);
+    await h.type('\r');
+    expect(probe.answer).toEqual({ action: 'allow', scope: 'once' });
+  });
+
+  it('a new frame starts on deny: Enter alone never allows', async () => {
+    h = app.render();
+    const probe = await ask(echo());
+    await pastDelay();
+    // A scroll key (nothing to scroll) draws the frame again with its keys armed.
+    await h.type('\x1b[B');
     expect(h.rawScreen()).toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*\[n deny\]/);
-    expect(h.rawScreen()).not.toMatch(/\x1b\[7m(\x1b\[[0-9;]*m)*\[y once\]/);
     await h.type('\r');
     expect(probe.answer).toEqual({ action: 'deny' });
   });
@@ -188,14 +199,39 @@ describe('approval frame: what you approve is what you saw', () => {
   it(`ignores approval keys for ${APPROVAL_DELAY_MS} ms after the frame appears`, async () => {
     h = app.render();
     const probe = await ask(echo());
-    await h.type('y');
+    // An early Enter (on deny) is the frame's, and answers nothing yet.
+    await h.type('\r');
     await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS - 100);
-    await h.type('y');
     expect(probe.answer).toBeUndefined();
     expect(h.screen()).toContain('the frame just appeared');
     await vi.advanceTimersByTimeAsync(150);
     await h.type('y');
     expect(probe.answer).toEqual({ action: 'allow', scope: 'once' });
+  });
+
+  it('every key while the guard runs restarts it, and what was typed stays in the input', async () => {
+    h = app.render();
+    const probe = await ask(echo());
+    // Someone typing a sentence as the frame appears: one key every 300 ms (each under the delay)
+    // keeps the guard running, so none of its y / t / s / e / n answers anything.
+    for (const char of 'yes, sent') {
+      await h.type(char);
+      await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS - 100);
+    }
+    expect(probe.answer).toBeUndefined();
+    expect(h.store.getState().approvals).toHaveLength(1);
+    expect(h.store.getState().editor.text).toBe('yes, sent');
+    expect(h.screen()).toContain('your typing stays in the input');
+    // Backspace edits it too; Enter is the frame's (it does not send) and answers nothing yet.
+    await h.type('\x7f');
+    await h.type('\r');
+    expect(probe.answer).toBeUndefined();
+    expect(h.store.getState().editor.text).toBe('yes, sen');
+    // Once the keys stop for the whole delay, the frame takes its keys.
+    await vi.advanceTimersByTimeAsync(APPROVAL_DELAY_MS + 10);
+    await h.type('y');
+    expect(probe.answer).toEqual({ action: 'allow', scope: 'once' });
+    expect(h.store.getState().editor.text).toBe('yes, sen');
   });
 
   it('a paste never approves, whatever it contains', async () => {

@@ -70,6 +70,9 @@ describe('command frame', () => {
     await h.type('y\r');
     await h.type('\x1b[1;1R');
     expect(probe.answer).toBeUndefined();
+    // The typed-ahead runs were typing: they went to the input and restarted the key guard.
+    expect(h.store.getState().editor.text).toMatch(/^yyyy/);
+    await pastDelay();
     await h.type('y');
     expect(probe.answer).toEqual({ action: 'run', command: 'make install' });
   });

@@ -184,6 +184,8 @@ describe('frame height in the app: the input and status rows stay where they are
     await h.type('y');
     expect(probe.answer).toBeUndefined();
     expect(h.screen()).toContain('frame cut off');
+    // Enter on the allow button (← from deny, where a frame starts).
+    for (let step = 0; step < 3; step++) await h.type('\x1b[D');
     await h.type('\r');
     expect(probe.answer).toBeUndefined();
     await h.type('n');

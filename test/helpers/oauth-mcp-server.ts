@@ -19,6 +19,11 @@ export interface OAuthMcpServer {
 export interface OAuthMcpOptions {
   /** Lifetime of issued access tokens in seconds. */
   expiresIn?: number;
+  /**
+   * Fields laid over the authorization server's metadata (a hostile server's document), each
+   * given the server's base URL: `{ authorization_endpoint: () => 'file:///etc/passwd' }`.
+   */
+  metadata?: Record<string, (base: string) => unknown>;
 }
 
 async function body(request: IncomingMessage): Promise<string> {
@@ -64,6 +69,7 @@ export async function startOAuthMcpServer(options: OAuthMcpOptions = {}): Promis
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
+        ...Object.fromEntries(Object.entries(options.metadata ?? {}).map(([key, value]) => [key, value(base)])),
       });
     }
     if (url.pathname === '/register' && request.method === 'POST') {

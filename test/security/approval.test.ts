@@ -75,6 +75,39 @@ describe('approval frames answer only deliberate keys, and bind the call that wa
   }, 60_000);
 });
 
+describe('no accidental approval (README "Safety")', () => {
+  it('a sentence typed as the frame appears approves nothing and stays in the input; Enter alone then denies', async () => {
+    const logFile = path.join(os.tmpdir(), `aish-typing-${process.pid}-${Date.now()}.jsonl`);
+    broker.route((request) =>
+      isToolResultTurn(request) ? textReply('model continues') : toolCallReply([{ name: 'hostile__echo', arguments: { text: 'typed over' }, id: 'call_t' }]),
+    );
+    const term = track(startApp({ broker, servers: { hostile: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_LOG: logFile }) } }));
+    await term.waitFor('mcp 1/1', 20_000);
+    await ask(term, 'go');
+    // Someone keeps typing (one key every 30 ms) while the frame appears: its y, e, s, t are
+    // answers in the frame, but every key restarts the guard, so none of them answers.
+    const sentence = 'yes, send the test text, yes it is that and then some more text to keep typing';
+    const typing = term.typeSlowly(sentence, 30);
+    await term.waitFor('Run this tool?', 20_000);
+    await typing;
+    await sleep(200);
+    let screen = await term.screen();
+    expect(screen).toContain('Run this tool?');
+    expect(existsLog(logFile)).toBe(false);
+    // Nothing was lost: the whole sentence is in the input.
+    expect(screen).toMatch(/│ ›\s+yes, send the test text, yes it is that/);
+    // Enter alone, once the keys stopped: the focused button is deny.
+    await sleep(FRAME_DELAY_MS);
+    term.write(keys.enter);
+    await term.waitFor('model continues', 20_000);
+    expect(existsLog(logFile)).toBe(false);
+    const toolTurns = (broker.requests.at(-1)?.body?.messages ?? []).filter((message) => message.role === 'tool');
+    expect(toolTurns.map((message) => String(message.content).split('\n')[0])).toEqual(['[aish] tool call denied by the user']);
+    screen = await term.screen();
+    expect(screen).toMatch(/│ ›\s+yes, send the test text, yes it is that/);
+  }, 60_000);
+});
+
 function existsLog(file: string): boolean {
   try {
     return readFileSync(file, 'utf8').trim().length > 0;

@@ -10,6 +10,7 @@ import {
   readReasoning,
   readUsage,
 } from './wire';
+import { maxOf, pushAll } from '../terminal/rows';
 
 /**
  * The pure heart of the broker: (state, SSE message) -> (state, events), with no I/O, so every
@@ -108,7 +109,7 @@ function applyChunk(initial: AccumulatorState, body: JsonObject): Step {
   const events: BrokerEvent[] = [];
   const push = (step: Step) => {
     state = step.state;
-    events.push(...step.events);
+    pushAll(events, step.events);
   };
 
   if (isErrorChunk(body)) push(reportError(state, errorMessageOf(body) ?? 'error'));
@@ -201,7 +202,7 @@ function slotFor(state: AccumulatorState, fragment: JsonObject, position: number
   const current = state.slots.find((slot) => slot.key === state.currentKey);
   const candidate = count > 1 ? position : (current?.index ?? 0);
   const occupant = count > 1 ? lastAt(state, candidate) : (current ?? lastAt(state, candidate));
-  if (id && occupant && occupant.id && occupant.id !== id) return { index: Math.max(...state.slots.map((slot) => slot.index)) + 1 };
+  if (id && occupant && occupant.id && occupant.id !== id) return { index: maxOf(state.slots.map((slot) => slot.index)) + 1 };
   return occupant ?? { index: candidate };
 }
 

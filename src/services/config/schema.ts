@@ -187,6 +187,8 @@ export const configSchema = z.strictObject({
   limits: z
     .strictObject({
       displayResultChars: positiveInt.default(20_000),
+      // Past this, a tool result's whole text goes to a side file; memory and the session log keep its head.
+      maxResultBytes: positiveInt.default(256 * 1024),
       stdioMaxLineBytes: positiveInt.default(8 * 1024 * 1024),
       httpMaxMessageBytes: positiveInt.default(64 * 1024 * 1024),
       inputSchemaBytes: positiveInt.default(64 * 1024),

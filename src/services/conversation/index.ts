@@ -47,6 +47,8 @@ export interface ConversationDeps {
   reportedProblems?: Set<string>;
   /** The model's window and the calibrated estimate; without it nothing is measured or compacted. */
   context?: ContextDeps;
+  /** What memory and the session log keep of a tool result (limits.maxResultBytes); default: all of it. */
+  keepResult?: (call: { id: string; name: string }, content: string) => string;
   /** Working directory and environment for commands. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -216,6 +218,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           return { position: asked, count: Math.max(count, asked) };
         },
         maxResultChars: config.context.maxToolResultChars,
+        ...(deps.keepResult ? { keepResult: deps.keepResult } : {}),
         now: nowIso,
         newId: randomUUID,
       });

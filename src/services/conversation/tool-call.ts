@@ -41,6 +41,8 @@ export interface CallContext {
   toolTimeoutMs?: number;
   /** context.maxToolResultChars: a longer result reaches the model cut, and the user is told. */
   maxResultChars?: number;
+  /** What memory and the session log keep of the result (the head of a huge one and where the rest is). */
+  keepResult?: (call: { id: string; name: string }, content: string) => string;
   now: () => string;
   newId: () => string;
 }
@@ -189,7 +191,10 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   if (cut) yield { type: 'status', level: 'warn', message: cut };
   const cancelled = ctx.signal.aborted && (outcome.kind === 'cancelled' || outcome.kind === 'transport-error');
   const kind: ToolOutcomeKind = cancelled ? 'cancelled' : outcome.kind;
-  const content = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;
+  const whole = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;
+  const content = ctx.keepResult ? ctx.keepResult({ id: call.id, name: call.name }, whole) : whole;
+  // The transcript shows the head of a result: the note at the end of a kept one is said as well.
+  if (content !== whole) yield { type: 'status', level: 'warn', message: `${call.name}: ${content.slice(content.lastIndexOf('\n[aish] ') + 8)}` };
   const done = finish(content, outcome.isError || kind !== 'ok', kind);
   yield done.event;
   return done.message;

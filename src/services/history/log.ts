@@ -66,6 +66,17 @@ export function ensureSessionDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
+/**
+ * One record as one line. JSON.stringify leaves U+2028, U+2029 and U+0085 (NEL) as they are, and
+ * many line splitters (JavaScript's own line terminators, Python's splitlines, editors) end a line
+ * there: a model or tool that sends one would split its record in two for them. Escaped, every
+ * splitter sees one record per line; JSON.parse reads the escape back to the same character.
+ * Lone \r and the other C0 separators are already escaped by JSON.stringify.
+ */
+export function recordLine(record: SessionRecord): string {
+  return `${JSON.stringify(record).replace(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
 /** True when the file is empty or ends with a newline (a crash may have left half a line). */
 function endsWithNewline(fd: number): boolean {
   const size = fstatSync(fd).size;
@@ -101,7 +112,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
         ...(options.cwd ? { cwd: options.cwd } : {}),
         ...(options.model ? { model: options.model } : {}),
       };
-      writeSync(fd, `${JSON.stringify(header)}\n`);
+      writeSync(fd, recordLine(header));
     } else if (!endsWithNewline(fd)) {
       // Start a fresh line after a torn one so the next record is readable.
       writeSync(fd, '\n');
@@ -116,7 +127,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       if (failed) return;
       try {
         const record: SessionRecord = { type: 'message', message: redactDeep(message, options.redact) };
-        writeSync(open(), `${JSON.stringify(record)}\n`);
+        writeSync(open(), recordLine(record));
       } catch (error) {
         fail(error);
       }
@@ -125,7 +136,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       if (failed) return;
       try {
         const record: SessionRecord = { type: 'withdrawn', id };
-        writeSync(open(), `${JSON.stringify(record)}\n`);
+        writeSync(open(), recordLine(record));
       } catch (error) {
         fail(error);
       }

@@ -5,6 +5,7 @@ import { formatDuration } from '../shared/duration';
 import { base64Size, formatSize } from './flatten';
 import { taskSupportProblem } from './task-support';
 import type { McpToolInfo, ServerSnapshot } from './types';
+import { maxOf, pushAll } from '../terminal/rows';
 
 // Plain-text and JSON views of servers and tools for the `:mcp list|tools|tool` commands and the
 // `aish-tui mcp ...` subcommands. The text is raw (server-controlled names and descriptions) except
@@ -38,8 +39,8 @@ function serverDetail(server: ServerSnapshot): string {
 /** `:mcp list` — one line per server. */
 export function describeServers(servers: readonly ServerSnapshot[]): string[] {
   if (servers.length === 0) return ['no MCP servers (add some under mcp.servers in the config, or :mcp connect <url>)'];
-  const aliasWidth = Math.min(24, Math.max(...servers.map((server) => server.alias.length)));
-  const stateWidth = Math.max(...servers.map((server) => server.state.length));
+  const aliasWidth = Math.min(24, maxOf(servers.map((server) => server.alias.length)));
+  const stateWidth = maxOf(servers.map((server) => server.state.length));
   return servers.map((server) => {
     const detail = serverDetail(server);
     return `${server.alias.padEnd(aliasWidth)}  ${server.state.padEnd(stateWidth)}  ${server.target}${detail ? `  (${detail})` : ''}`;
@@ -70,7 +71,7 @@ export function describeTools(servers: readonly ServerSnapshot[], limits: Schema
   const lines: string[] = [];
   if (rows.length === 0) lines.push('no tools');
   const fitting = rows.map(([name]) => stringWidth(name)).filter((width) => width <= NAME_COLUMN_MAX);
-  const column = Math.max(0, ...fitting);
+  const column = maxOf(fitting, 0);
   for (const [name, description] of rows) {
     const nameWidth = stringWidth(name);
     if (!description) lines.push(name);
@@ -89,14 +90,14 @@ export function describeTool(servers: readonly ServerSnapshot[], name: string): 
   const { server, info } = found;
   const lines = [`${displayName(server.alias, info.name)}  (server ${server.alias}, tool ${info.name})`];
   if (info.title) lines.push(`title: ${info.title}`);
-  if (info.description) lines.push(...info.description.split(/\r?\n/));
+  if (info.description) pushAll(lines, info.description.split(/\r?\n/));
   if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);
   if (info.execution && Object.keys(info.execution).length > 0) lines.push(`execution: ${JSON.stringify(info.execution)}`);
   const withheld = taskSupportProblem(info);
   if (withheld) lines.push(`not offered to the model: ${withheld}`);
   for (const icon of info.icons ?? []) lines.push(`icon: ${iconLine(icon)}`);
-  lines.push('input schema:', ...JSON.stringify(info.inputSchema, null, 2).split('\n'));
-  if (info.outputSchema) lines.push('output schema:', ...JSON.stringify(info.outputSchema, null, 2).split('\n'));
+  { lines.push('input schema:'); pushAll(lines, JSON.stringify(info.inputSchema, null, 2).split('\n')); }
+  if (info.outputSchema) { lines.push('output schema:'); pushAll(lines, JSON.stringify(info.outputSchema, null, 2).split('\n')); }
   return lines;
 }
 

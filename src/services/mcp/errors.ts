@@ -80,6 +80,22 @@ export function isNetworkFailure(error: unknown): boolean {
 }
 
 /** One line describing why a connection or a call failed. */
+/**
+ * A document that failed the SDK's schema check (OAuth metadata, a registration answer) is a
+ * ZodError whose message is its issues as a JSON array: the first line would read "[". Its issues
+ * say what was wrong, field by field.
+ */
+function schemaIssues(error: unknown): string | undefined {
+  const issues = (error as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const said = issues.slice(0, 3).map((issue: { path?: unknown; message?: unknown }) => {
+    const where = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join('.') : 'the document';
+    return `${where}: ${firstLine(String(issue.message ?? 'invalid'))}`;
+  });
+  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
+  return `the server sent a document that is not valid (${said.join('; ')}${more})`;
+}
+
 export function describeError(error: unknown, timeoutMs?: number): string {
   if (isTimeout(error)) {
     const data = (error as SdkError).data as { timeout?: unknown } | undefined;
@@ -94,6 +110,8 @@ export function describeError(error: unknown, timeoutMs?: number): string {
   }
   if (UnauthorizedError.isInstance(error)) return 'HTTP 401 (authorization required)';
   if (ProtocolError.isInstance(error)) return firstLine(error.message);
+  const invalid = schemaIssues(error);
+  if (invalid) return invalid;
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     const syscall = (error as NodeJS.ErrnoException).syscall;

@@ -93,6 +93,12 @@ class McpManager implements McpManagerService {
     return session.connect();
   }
 
+  async openSignIn(alias: string): Promise<string> {
+    const session = this.sessions.get(alias);
+    if (!session) throw new McpInputError(`no MCP server named ${JSON.stringify(alias)}`);
+    return session.openSignIn();
+  }
+
   async disconnect(alias: string): Promise<void> {
     const session = this.sessions.get(alias);
     if (!session) throw new McpInputError(`no MCP server named ${JSON.stringify(alias)}`);

@@ -9,6 +9,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { OAuthStore } from './oauth-store';
+import { checkSignInUrl } from './sign-in-url';
 
 // OAuth 2.0 authorization code + PKCE through the SDK's provider interface. The SDK does discovery,
 // registration, PKCE, token exchange and refresh; this class keeps the results on disk and runs the
@@ -136,6 +137,10 @@ export class AishOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
+    // The address comes from the server's metadata: a hostile one is refused before anything else
+    // (docs/ARCHITECTURE.md, Security invariants 10).
+    const checked = checkSignInUrl(authorizationUrl.toString());
+    if (!checked.ok) throw new Error(`the server's sign-in address ${authorizationUrl.href.split('?')[0]!.slice(0, 200)} was refused: ${checked.reason}`);
     if (this.unattendedRequests > 0) return;
     // A script or a headless run has nobody to complete it: no browser, no callback listener.
     if (this.settings.interactive === false) {

@@ -29,6 +29,12 @@ export interface McpManagerOptions {
   /** Opens an authorization URL for the user; the default tries the system browser and never throws. */
   openUrl?: (url: string) => Promise<void>;
   /**
+   * Asks the user whether to open a (checked) sign-in URL now, showing it in full. Without it no
+   * browser opens by itself: the TUI opens one when the user presses `o` on the server
+   * (`openSignIn`); `aish-tui mcp login` asks on its terminal.
+   */
+  confirmOpen?: (url: string, host: string) => Promise<boolean>;
+  /**
    * Whether someone is there to sign in through a browser (the TUI). When false (`-p`, `aish-tui
    * mcp list|tools|tool|call`) a server that needs an OAuth sign-in is reported at once instead of
    * opening a browser and waiting for the callback; `aish-tui mcp login <alias>` signs in.
@@ -49,6 +55,7 @@ export interface ResolvedMcpOptions {
   ping: PingOptions;
   limits: McpLimits;
   openUrl: (url: string) => Promise<void>;
+  confirmOpen: ((url: string, host: string) => Promise<boolean>) | undefined;
   interactive: boolean;
   fetch: FetchLike | undefined;
 }
@@ -84,6 +91,7 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     ping: { ...DEFAULT_PING, ...options.ping },
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     openUrl: options.openUrl ?? openInBrowser,
+    confirmOpen: options.confirmOpen,
     interactive: options.interactive ?? true,
     fetch: options.fetch,
   };

@@ -4,6 +4,7 @@ import { secretSettings } from '../config/secrets';
 import { describeError } from './errors';
 import { AishOAuthProvider, freeLoopbackPort } from './oauth';
 import { OAuthStore } from './oauth-store';
+import { checkSignInUrl } from './sign-in-url';
 import type { ResolvedMcpOptions } from './options';
 
 // A server's credentials: the static Bearer token (authToken > authEnv > none), the OAuth provider
@@ -69,12 +70,28 @@ export class SessionAuth {
           interactive: this.options.interactive,
         },
         (url) => {
-          this.status('info', `mcp ${this.alias}: authorize in your browser: ${url}`);
-          void this.options.openUrl(url);
+          const host = new URL(url).host;
+          const confirm = this.options.confirmOpen;
+          this.status('info', `mcp ${this.alias}: sign in at ${host}${confirm ? '' : ' (select the server in the sidebar and press o to open it in your browser)'}; authorize in your browser: ${url}`);
+          // Nothing opens unasked: the user sees the whole address first and says yes.
+          if (confirm) void confirm(url, host).then((yes) => (yes ? this.options.openUrl(url) : undefined), () => undefined);
         },
       );
     }
     return this.oauth;
+  }
+
+  /**
+   * Opens the pending sign-in address in the browser, because the user asked to (sidebar `o`);
+   * returns what to tell the user.
+   */
+  async openSignIn(shown: string | undefined): Promise<string> {
+    const url = this.oauth?.pendingAuthorization && shown === this.oauth.authorizationUrl ? shown : undefined;
+    if (!url) return `mcp ${this.alias}: no sign-in is waiting`;
+    const checked = checkSignInUrl(url);
+    if (!checked.ok) return `mcp ${this.alias}: the sign-in address was refused (${checked.reason})`;
+    await this.options.openUrl(checked.url);
+    return `mcp ${this.alias}: opening ${checked.host} in your browser`;
   }
 
   /** Refreshes an expired OAuth token before connecting, so a reconnect does not start with a 401. */

@@ -280,6 +280,12 @@ export class ServerSession {
     if (connection) await connection.close().catch(() => {});
   }
 
+  /** Opens the pending sign-in address in the browser (the user asked); returns what to say. */
+  openSignIn(): Promise<string> {
+    // Only the address the user is being shown, while the server waits for it.
+    return this.auth.openSignIn(this.snapshot.state === 'needs-auth' ? this.snapshot.authUrl : undefined);
+  }
+
   /** Closes the connection and marks the server disconnected (it stays listed). */
   async disconnect(): Promise<void> {
     const ending = this.abortAttempt();

@@ -112,6 +112,11 @@ export interface McpManagerService extends McpService {
    * server faults end in the snapshot's state like any connect.
    */
   connectUrl(url: string, alias?: string): Promise<ServerSnapshot>;
+  /**
+   * Opens the sign-in address a server is waiting on in the browser, after checking it again
+   * (sidebar `o`: the user saw it and asked); resolves with one line for the user.
+   */
+  openSignIn(alias: string): Promise<string>;
   /** Removes a server from the list (a disconnected server otherwise stays listed). */
   remove(alias: string): Promise<void>;
   /** Resolves once no server is `connecting` or `needs-auth` (or after the timeout). */

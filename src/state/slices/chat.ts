@@ -215,7 +215,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
       return patch;
     }),
 
-  loadHistory: (messages) => set({ messages: [...messages], items: itemsFromMessages(messages) }),
+  // Status lines already shown (start-up notices, a damaged log's warnings) stay, after the history.
+  loadHistory: (messages) => set((state) => ({ messages: [...messages], items: [...itemsFromMessages(messages), ...state.items.filter((item) => item.kind === 'status')] })),
   addStatus: (level, text) => set((state) => ({ items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level, text }] })),
   addUserItem: (id, text) => set((state) => ({ items: [...state.items, { kind: 'user', id, version: 0, text }] })),
   withdrawUserMessage: (id) =>

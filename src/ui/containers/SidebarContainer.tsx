@@ -100,10 +100,19 @@ export const SIDEBAR_ACTIONS = {
   },
   'sidebar.reconnect': ({ store, controller }) => actOnServer(store, controller, 'reconnect'),
   'sidebar.disconnect': ({ store, controller }) => actOnServer(store, controller, 'disconnect'),
+  'sidebar.openSignIn': ({ store, controller }) => {
+    const { state, row } = sidebarView(store);
+    if (!row) return true;
+    // Only an address the user can see in the sidebar: a server waiting for a sign-in shows it.
+    if (!state.servers[row.alias]?.authUrl) flashHint(store, `${row.alias} is not waiting for a sign-in`);
+    else if (!controller.openSignIn) flashHint(store, 'opening a browser is not available');
+    else controller.openSignIn(row.alias);
+    return true;
+  },
 } satisfies ActionHandlers<KeyAction, [SidebarArgs]>;
 
 /** The sidebar's letters act only when typed on their own (a paste or a typed-ahead run never does). */
-const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect']);
+const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect', 'sidebar.openSignIn']);
 
 export function handleSidebarKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
   if (store.getState().focus !== 'sidebar') return false;

@@ -11,7 +11,11 @@ import { markRead, rowsRead } from '../panels/frameLayout';
  * the user are tested directly.
  *
  * - No answer is taken within APPROVAL_DELAY_MS of the frame appearing, nor from a key that was
- *   pasted, typed ahead in a burst, or read before the frame was shown.
+ *   pasted, typed ahead in a burst, or read before the frame was shown. Every key that arrives
+ *   while that guard runs restarts it: someone typing a sentence when the frame appears never
+ *   answers it with a letter of that sentence.
+ * - Text typed while the guard runs is not the frame's: it goes on to the input, where it stays.
+ * - A new frame's focused button is the one that denies (skips), so Enter alone never allows.
  * - Allowing (y / t / s, or Enter on an allow button) also needs every line of the frame to have
  *   been on screen; denying never does.
  * - Scrolling and moving between buttons always work.
@@ -43,8 +47,22 @@ export interface FrameKeyResult {
   handled: boolean;
 }
 
-export function newFrameUi(id: string, viewport: number, width: number): FrameUi {
-  return { id, button: 0, scrollTop: 0, seen: viewport, seenWidth: width, mode: 'buttons', field: EMPTY_EDITOR };
+/** The button a new frame starts on: deny / skip, never one that lets something run. */
+export function defaultButton(kind: FrameKind): number {
+  return FRAME_BUTTON_ACTIONS[kind].indexOf('frame.no');
+}
+
+export function newFrameUi(id: string, viewport: number, width: number, kind: FrameKind = 'approval'): FrameUi {
+  return { id, button: defaultButton(kind), scrollTop: 0, seen: viewport, seenWidth: width, mode: 'buttons', field: EMPTY_EDITOR };
+}
+
+/** When the key guard ends: APPROVAL_DELAY_MS after the frame appeared or after the last key typed while it ran. */
+export function guardEndsAt(ui: Pick<FrameUi, 'guardKeyAt'>, shownAt: number): number {
+  return Math.max(shownAt, ui.guardKeyAt ?? shownAt) + APPROVAL_DELAY_MS;
+}
+
+function guarding(ui: FrameUi, context: FrameKeyContext, at: number): boolean {
+  return at < guardEndsAt(ui, context.shownAt);
 }
 
 /** Every body row has been on screen (End alone does not count the rows it skipped). */
@@ -54,7 +72,7 @@ export function seenAll(ui: FrameUi, context: Pick<FrameKeyContext, 'total' | 'v
 
 /** The keys work: the delay passed (at `now`) and every row has been on screen. */
 export function isArmed(ui: FrameUi, context: FrameKeyContext, now: number): boolean {
-  return now - context.shownAt >= APPROVAL_DELAY_MS && seenAll(ui, context);
+  return !guarding(ui, context, now) && seenAll(ui, context);
 }
 
 function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
@@ -67,13 +85,24 @@ function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
 }
 
 /** Why an answer key is not taken now, or undefined when it is. */
-function lockReason(key: KeyEvent, context: FrameKeyContext): string | undefined {
+function lockReason(key: KeyEvent, context: FrameKeyContext, ui: FrameUi): string | undefined {
   if (key.paste) return 'pasted text never answers a frame';
   if (key.burst) return 'keys typed ahead never answer a frame; press the key again';
   if (key.at < context.shownAt) return 'keys typed before the frame appeared never answer it';
   if (key.at - context.shownAt < APPROVAL_DELAY_MS) return 'the frame just appeared: press the key again';
+  if (guarding(ui, context, key.at)) return 'keys were still arriving: wait a moment, then press the key again';
   return undefined;
 }
+
+/** What the line editor does with typing: letters, Space, a paste, deleting back. */
+const TYPING_ACTIONS: ReadonlySet<string | undefined> = new Set(['edit.type', 'edit.space', 'edit.paste', 'edit.deleteBack']);
+
+/** Typing meant for the message being written (never Enter, Esc, or a key that moves or answers). */
+export function isTyping(key: KeyEvent): boolean {
+  return TYPING_ACTIONS.has(actionFor('edit', key));
+}
+
+const TYPED_AHEAD_HINT = 'your typing stays in the input; answer the frame once you stop typing';
 
 type FrameAction = ContextAction<'approval'> | ContextAction<'command'>;
 
@@ -155,13 +184,20 @@ function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
   return kind === 'approval' ? actionFor('approval', lettered) : actionFor('command', lettered);
 }
 
-export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
-  if (ui.mode !== 'buttons') return fieldKey(ui, key, context);
+export function frameKey(current: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
+  if (current.mode !== 'buttons') return fieldKey(current, key, context);
+  // A key while the guard runs restarts it (whatever the key does), and typing goes to the input.
+  // A burst of text is typing whenever it comes: when the app was busy as the frame
+  // appeared, keys typed meanwhile are read together only after the delay has passed.
+  const guarded = guarding(current, context, key.at) || (key.burst && isTyping(key));
+  const ui = guarded && key.at > (current.guardKeyAt ?? -Infinity) ? { ...current, guardKeyAt: key.at } : current;
+  if (guarded && isTyping(key)) return { ui, handled: false, hint: TYPED_AHEAD_HINT };
   const buttons = FRAME_BUTTON_ACTIONS[context.kind];
   const step = Math.max(1, context.viewport - 1);
   const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });
   const answer = (action: FrameAction): FrameKeyResult => {
-    const reason = lockReason(key, context);
+    // Checked against the guard as it was before this key.
+    const reason = lockReason(key, context, current);
     if (reason) return { ui, handled: true, hint: reason };
     return answerFor(context.kind, action, ui, context);
   };
@@ -193,7 +229,7 @@ export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): 
       // when it holds an answer key.
       const answers: readonly (FrameAction | undefined)[] = buttons;
       const mentionsKey = [...key.text].some((char) => answers.includes(frameAction(context.kind, { ...key, text: char })));
-      return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context) ?? 'press one key at a time' } : {}) };
+      return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context, current) ?? 'press one key at a time' } : {}) };
     }
     case undefined:
       break;

@@ -4,6 +4,7 @@ import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFr
 import { SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
 import { graphemes, lineWidth, markWhitespace, truncate, width, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { pushAll } from '../../services/terminal/rows';
 
 /** The answers, in button order; `e` opens the reason line. */
 export const APPROVAL_BUTTONS: FrameButton[] = [
@@ -44,7 +45,7 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   if (description) header.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
   // Said before the arguments: the user must know the tool is not the one they allowed before.
   const changed = call.definitionChanged ? sanitizeLabel(call.definitionChanged) : undefined;
-  if (changed) header.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
+  if (changed) pushAll(header, wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
   if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
   const oneRowHeader = oneRow(call, changed !== undefined, columns);
@@ -52,7 +53,7 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   const args = argumentText(call);
   const body: Line[] = [];
   for (const line of markWhitespace(sanitizeStrict(args.text.length > 0 ? args.text : '(none)'))) {
-    body.push(...wrapLine(line, columns));
+    pushAll(body, wrapLine(line, columns));
   }
   const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
   return { header, compactHeader, oneRowHeader, bodyLabel, body };

@@ -3,6 +3,7 @@ import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFr
 import type { FrameButton, FrameLayout, FrameParts } from './frameLayout';
 import { markWhitespace, wrapLine, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { pushAll } from '../../services/terminal/rows';
 
 export const COMMAND_BUTTONS: FrameButton[] = [
   { key: 'y', label: 'Run', short: 'run' },
@@ -16,7 +17,7 @@ export function commandParts(command: string, columns: number): FrameParts {
   const body: Line[] = [];
   const marked = markWhitespace(sanitizeStrict(command));
   marked.forEach((line, index) => {
-    body.push(...wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
+    pushAll(body, wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
   });
   return { header, compactHeader: [], body };
 }

@@ -4,8 +4,9 @@ import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import type { SidebarUi } from '../../state/types';
 import { LineText } from './Lines';
-import { padLine, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
+import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
+import { pushAll } from '../../services/terminal/rows';
 
 export interface SidebarProps {
   servers: ServerSnapshot[];
@@ -118,20 +119,20 @@ function indented(text: string, tone: Tone, columns: number, maxRows = Infinity)
 function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   const lines: Line[] = [];
   if (server.state === 'error' && server.error) {
-    lines.push(...indented(sanitizeLabel(server.error), 'error', columns, 3));
+    pushAll(lines, indented(sanitizeLabel(server.error), 'error', columns, 3));
     if (transportLabel(server) === 'stdio') {
       for (const line of server.stderr.slice(-3)) lines.push([{ text: NOTE_INDENT }, { text: truncate(stderrLine(line), columns - NOTE_INDENT.length), tone: 'muted' }]);
       if (server.stderr.length > 0) lines.push([{ text: NOTE_INDENT }, { text: truncate('Enter shows all of it', columns - NOTE_INDENT.length), tone: 'muted' }]);
     }
   } else if (server.state === 'needs-auth') {
-    if (server.error) lines.push(...indented(sanitizeLabel(server.error), 'warn', columns, 2));
+    if (server.error) pushAll(lines, indented(sanitizeLabel(server.error), 'warn', columns, 2));
     // The whole URL, hard-wrapped: the user has to be able to copy it.
     if (server.authUrl) {
-      lines.push([{ text: NOTE_INDENT }, { text: 'open in a browser:', tone: 'muted' }]);
-      for (const line of wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
+      lines.push([{ text: NOTE_INDENT }, { text: 'o opens it in a browser', tone: 'muted' }]);
+      for (const line of wrapLine(signInUrlSegments(server.authUrl), Math.max(1, columns - NOTE_INDENT.length))) lines.push([{ text: NOTE_INDENT }, ...line]);
     }
   } else if (server.state === 'disconnected' && server.error) {
-    lines.push(...indented(sanitizeLabel(server.error), 'muted', columns, 2));
+    pushAll(lines, indented(sanitizeLabel(server.error), 'muted', columns, 2));
   }
   return lines;
 }

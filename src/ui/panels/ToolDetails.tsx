@@ -2,42 +2,43 @@ import type { McpToolInfo, ServerSnapshot } from '../../services/mcp/types';
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
 import { GLYPH, stderrLine, transportLabel } from './Sidebar';
-import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
+import { markWhitespace, signInUrlSegments, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { pushAll } from '../../services/terminal/rows';
 
 /** Everything known about one tool, escaped and wrapped to `columns`. */
 export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, columns: number): Line[] {
   const lines: Line[] = [];
-  lines.push(...wrapLine([{ text: sanitizeLabel(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
+  pushAll(lines, wrapLine([{ text: sanitizeLabel(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
   if (!tool) {
     lines.push([{ text: 'this tool is no longer offered by the server', tone: 'warn' }]);
     return lines;
   }
-  if (tool.title) lines.push(...wrapWords(sanitizeLabel(tool.title), columns, 'accent'));
+  if (tool.title) pushAll(lines, wrapWords(sanitizeLabel(tool.title), columns, 'accent'));
   lines.push([]);
-  if (tool.description) lines.push(...wrapWords(sanitize(tool.description, { invisibles: 'mark', tabs: 'escape' }), columns));
+  if (tool.description) pushAll(lines, wrapWords(sanitize(tool.description, { invisibles: 'mark', tabs: 'escape' }), columns));
   else lines.push([{ text: 'no description', tone: 'muted' }]);
   if (tool.annotations && Object.keys(tool.annotations).length > 0) {
     lines.push([], [{ text: 'annotations (hints from the server; they never grant approval)', tone: 'muted' }]);
-    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.annotations, null, 2)))) lines.push(...wrapLine(line, columns));
+    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.annotations, null, 2)))) pushAll(lines, wrapLine(line, columns));
   }
   // Mirrors services/mcp/task-support.ts (components cannot import services): such a tool is listed, not offered.
   if (tool.execution?.taskSupport === 'required') {
-    lines.push([], ...wrapWords('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet', columns, 'warn'));
+    { lines.push([]); pushAll(lines, wrapWords('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet', columns, 'warn')); }
   }
   if (tool.execution && Object.keys(tool.execution).length > 0) {
     lines.push([], [{ text: 'execution', tone: 'muted' }]);
-    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.execution, null, 2)))) lines.push(...wrapLine(line, columns));
+    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.execution, null, 2)))) pushAll(lines, wrapLine(line, columns));
   }
   if (tool.icons && tool.icons.length > 0) {
     lines.push([], [{ text: 'icons', tone: 'muted' }]);
-    for (const icon of tool.icons) lines.push(...wrapLine([{ text: sanitizeLabel(iconLabel(icon)) }], columns));
+    for (const icon of tool.icons) pushAll(lines, wrapLine([{ text: sanitizeLabel(iconLabel(icon)) }], columns));
   }
   lines.push([], [{ text: 'input schema', tone: 'muted' }]);
-  for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.inputSchema ?? {}, null, 2)))) lines.push(...wrapLine(line, columns));
+  for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.inputSchema ?? {}, null, 2)))) pushAll(lines, wrapLine(line, columns));
   if (tool.outputSchema) {
     lines.push([], [{ text: 'output schema', tone: 'muted' }]);
-    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.outputSchema, null, 2)))) lines.push(...wrapLine(line, columns));
+    for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.outputSchema, null, 2)))) pushAll(lines, wrapLine(line, columns));
   }
   return lines;
 }
@@ -54,7 +55,7 @@ function iconLabel(icon: Record<string, unknown>): string {
 /** A server's state, where it runs, why it failed and what it last wrote to stderr, escaped and wrapped. */
 export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number): Line[] {
   const lines: Line[] = [];
-  lines.push(...wrapLine([{ text: sanitizeLabel(alias), tone: 'bold' }], columns));
+  pushAll(lines, wrapLine([{ text: sanitizeLabel(alias), tone: 'bold' }], columns));
   if (!server) {
     lines.push([{ text: 'this server is no longer configured', tone: 'warn' }]);
     return lines;
@@ -62,19 +63,22 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
   const tone = server.state === 'ready' ? 'ok' : server.state === 'error' ? 'error' : server.state === 'disconnected' ? 'muted' : 'warn';
   const tools = server.state === 'ready' ? ` · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}` : '';
   lines.push([{ text: `${GLYPH[server.state]} ${server.state}`, tone }, { text: ` · ${transportLabel(server)}${tools}`, tone: 'muted' }]);
-  lines.push(...wrapLine([{ text: sanitizeLabel(server.target), tone: 'muted' }], columns));
+  pushAll(lines, wrapLine([{ text: sanitizeLabel(server.target), tone: 'muted' }], columns));
   const about = [server.serverName && `${server.serverName}${server.serverVersion ? ` ${server.serverVersion}` : ''}`, server.protocolVersion && `protocol ${server.protocolVersion}`]
     .filter(Boolean)
     .join(' · ');
-  if (about) lines.push(...wrapWords(sanitizeLabel(about), columns, 'muted'));
-  if (server.error) lines.push([], ...wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn'));
-  if (server.authUrl) lines.push([], [{ text: 'open in a browser to authorize:', tone: 'muted' }], ...wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], columns));
+  if (about) pushAll(lines, wrapWords(sanitizeLabel(about), columns, 'muted'));
+  if (server.error) { lines.push([]); pushAll(lines, wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn')); }
+  if (server.authUrl) {
+    lines.push([], [{ text: 'sign in here (o in the sidebar opens it in a browser):', tone: 'muted' }]);
+    pushAll(lines, wrapLine(signInUrlSegments(server.authUrl), columns));
+  }
   if (transportLabel(server) === 'stdio') {
     lines.push([]);
     if (server.stderr.length === 0) lines.push([{ text: 'nothing on stderr', tone: 'muted' }]);
     else {
       lines.push([{ text: `stderr, last ${server.stderr.length} line${server.stderr.length === 1 ? '' : 's'}`, tone: 'muted' }]);
-      for (const line of server.stderr) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
+      for (const line of server.stderr) pushAll(lines, wrapLine([{ text: stderrLine(line) }], columns));
     }
   }
   return lines;

@@ -1,5 +1,6 @@
 import { FRAME_CHROME_ROWS } from './BoxFrame';
 import { lineWidth, truncateLine, width, type Line, type Tone } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 export interface FrameButton {
   /** The key that presses it. */
@@ -44,7 +45,7 @@ export function buttonRows(buttons: FrameButton[], focused: number, enabled: boo
       row.push({ text: ' '.repeat(gap) });
       used += gap;
     }
-    row.push(...cell);
+    pushAll(row, cell);
     used += cellWidth;
   }
   if (row.length > 0) rows.push(row);
@@ -191,7 +192,7 @@ export function layoutFrame({ parts, footer: fullFooter, compactFooter, maxHeigh
     if (top > 0) scrollLine.push({ text: ' ↑', tone: 'muted' });
     // The note says more than `more` does, and the line has to fit beside the sidebar.
     if (bottom < count) scrollLine.push({ text: unread ? ' ↓' : ' ↓ more', tone: 'muted' });
-    if (unread) scrollLine.push({ text: ' · ', tone: 'muted' }, ...unreadNote);
+    if (unread) { scrollLine.push({ text: ' · ', tone: 'muted' }); pushAll(scrollLine, unreadNote); }
     const rows = [...header, scrollLine, ...scrolling.slice(top, bottom), ...footer];
     return { rows, height: rows.length + FRAME_CHROME_ROWS, total: count, viewport, scrollTop: top, leadRows };
   };

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { sanitizeLabel } from '../../services/terminal/sanitize';
 
 /**
  * Plain-text layout for the panels that draw their own lines (frames, sidebar, input): a line is
@@ -178,4 +179,24 @@ export function markWhitespace(text: string, tone?: Tone): Line[] {
   // Keep a trailing newline visible as an empty last line only when it was meant (one at most).
   while (out.length > 1 && out[out.length - 1]!.every((seg) => seg.text === '')) out.pop();
   return out;
+}
+
+/**
+ * A sign-in address as segments with its host emphasised (the part that says where the browser
+ * goes), everything sanitized; the whole address stays visible so it can be read and copied.
+ */
+export function signInUrlSegments(url: string): Line {
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Not a URL: shown as it is, nothing emphasised.
+  }
+  const at = host ? url.indexOf(host) : -1;
+  if (at < 0) return [{ text: sanitizeLabel(url), tone: 'accent' }];
+  return [
+    { text: sanitizeLabel(url.slice(0, at)), tone: 'accent' },
+    { text: sanitizeLabel(url.slice(at, at + host.length)), tone: 'bold' },
+    { text: sanitizeLabel(url.slice(at + host.length)), tone: 'accent' },
+  ];
 }

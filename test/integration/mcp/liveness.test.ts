@@ -174,7 +174,7 @@ describe('an idle OAuth server whose authorization ran out', () => {
   it('is pinged without opening a browser; the next call asks for authorization', async () => {
     oauthServer = await startOAuthMcpServer();
     const opened: string[] = [];
-    test = testManager({ openUrl: async (url) => void (opened.push(url), await browse(url)), ping: { intervalMs: 150, timeoutMs: 3_000 } });
+    test = testManager({ confirmOpen: async () => true, openUrl: async (url) => void (opened.push(url), await browse(url)), ping: { intervalMs: 150, timeoutMs: 3_000 } });
     await test.manager.connect('secure', { url: oauthServer.url });
     expect((await test.manager.settled(10_000))[0]?.state).toBe('ready');
     expect(opened).toHaveLength(1);

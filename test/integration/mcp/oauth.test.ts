@@ -24,14 +24,14 @@ describe('OAuth', () => {
     server = await startOAuthMcpServer();
     const opened: string[] = [];
     // The "browser" opens a moment later, as a person would.
-    const test = testManager({ openUrl: async (url) => void setTimeout(() => void (opened.push(url), browse(url)), 100) });
+    const test = testManager({ confirmOpen: async () => true, openUrl: async (url) => void setTimeout(() => void (opened.push(url), browse(url)), 100) });
     managers.push(test);
 
     const first = await test.manager.connect('secure', { url: server.url });
     expect(first.state).toBe('needs-auth');
     expect(first.authUrl).toMatch(new RegExp(`^${server.url.replace('/mcp', '')}/authorize\\?`));
     expect(first.authUrl).toContain('code_challenge_method=S256');
-    expect(test.statuses()).toContain(`mcp secure: authorize in your browser: ${first.authUrl}`);
+    expect(test.statuses()).toContain(`mcp secure: sign in at ${new URL(first.authUrl!).host}; authorize in your browser: ${first.authUrl}`);
 
     const [settled] = await test.manager.settled(10_000);
     expect(settled).toMatchObject({ state: 'ready', serverName: 'oauth-protected' });
@@ -50,7 +50,7 @@ describe('OAuth', () => {
 
   it('reuses stored tokens in a new session, and refreshes an expired one before reconnecting', async () => {
     server = await startOAuthMcpServer({ expiresIn: 30 });
-    const first = testManager({ openUrl: browse });
+    const first = testManager({ confirmOpen: async () => true, openUrl: browse });
     managers.push(first);
     await first.manager.connect('secure', { url: server.url });
     expect((await first.manager.settled(10_000))[0]?.state).toBe('ready');
@@ -59,7 +59,7 @@ describe('OAuth', () => {
     // first because it expires within the safety margin.
     const refreshesBefore = server.stats.refreshes;
     const opened: string[] = [];
-    const second = testManager({ openUrl: async (url) => void opened.push(url), stateDir: first.stateDir });
+    const second = testManager({ confirmOpen: async () => true, openUrl: async (url) => void opened.push(url), stateDir: first.stateDir });
     managers.unshift(second);
     const snapshot = await second.manager.connect('secure', { url: server.url });
     expect(snapshot.state).toBe('ready');
@@ -73,7 +73,7 @@ describe('OAuth', () => {
 
   it('shows an authorization the user never completes as needs-auth, not as a failure', async () => {
     server = await startOAuthMcpServer();
-    const test = testManager({ openUrl: async () => {} });
+    const test = testManager({ confirmOpen: async () => true, openUrl: async () => {} });
     managers.push(test);
     const snapshot = await test.manager.connect('secure', { url: server.url });
     expect(snapshot).toMatchObject({ state: 'needs-auth', error: 'authorization required: open the URL to continue' });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../helpers/oauth-mcp-server';
 import { MISBEHAVING } from '../../helpers/mcp';
 import { startScriptedBroker, textReply, type ScriptedBroker } from '../../helpers/scripted-broker';
-import { CLI, makeScratchHome, testEnv, writeHomeConfig } from '../../helpers/terminal';
+import { CLI, makeScratchHome, TerminalSession, testEnv, writeHomeConfig } from '../../helpers/terminal';
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 // A server that needs an OAuth sign-in, next to one that does not, through the built binary. The
 // non-interactive commands (`mcp list`, `-p`) must neither wait for a browser nor open one: the
@@ -114,9 +122,11 @@ describe('aish-tui mcp login <alias>', () => {
     });
     expect(login.code).toBe(0);
     expect(login.stdout).toBe('secure: signed in; the token is stored for aish-tui and aish-tui mcp\n');
-    // The browser was asked to open the same URL that was printed.
+    // Without a terminal nobody can say yes: the address is printed with its host, no browser opens.
     const printed = /authorize in your browser: (\S+)/.exec(login.stderr)![1]!;
-    expect(readFileSync(where.opened, 'utf8').trim()).toBe(printed);
+    expect(login.stderr).toContain(`the sign-in page is on ${new URL(printed).host}\n  ${printed}\n`);
+    expect(login.stderr).toContain('open that address in your browser to sign in');
+    expect(existsSync(where.opened)).toBe(false);
 
     const list = await aish(where, ['mcp', 'list']);
     expect(list.code).toBe(0);
@@ -124,6 +134,25 @@ describe('aish-tui mcp login <alias>', () => {
     const call = await aish(where, ['mcp', 'call', 'secure__whoami']);
     expect(call).toMatchObject({ code: 0, stdout: 'an authorized user\n' });
   });
+
+  it('on a terminal it asks before opening the browser; y opens exactly the address shown', async () => {
+    const where = scratch();
+    const term = new TerminalSession({ cols: 200, rows: 30, home: where.home, args: ['mcp', 'login', 'secure'], env: { PATH: where.env.PATH, BROWSER: where.env.BROWSER } });
+    try {
+      const screen = await term.waitFor('Open it in your browser? [y/N]', 20_000);
+      expect(existsSync(where.opened)).toBe(false);
+      const host = /the sign-in page is on (\S+)/.exec(screen)![1]!;
+      term.write('y\r');
+      await until(() => existsSync(where.opened), 10_000);
+      const opened = readFileSync(where.opened, 'utf8').trim();
+      expect(new URL(opened).host).toBe(host);
+      expect(term.raw).toContain(opened);
+      await browse(opened);
+      expect(await term.waitForExit(20_000)).toBe(0);
+    } finally {
+      await term.dispose();
+    }
+  }, 60_000);
 
   it('refuses a server that has nothing to sign in to', async () => {
     const where = scratch();

@@ -1,0 +1,64 @@
+// Tool results too large to keep whole. A server can answer with tens of megabytes; kept as they
+// are, they would sit in memory for the rest of the session (in the conversation, the transcript
+// and every request built from it) and become one line of that size in the session log. Past
+// `limits.maxResultBytes` the whole result goes to a side file next to the session files
+// (`<sessions>/results/`, 0600 in a 0700 directory, secrets redacted like the log); memory and the
+// log keep its head and a note naming the file, and so does the transcript.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Redactor } from '../shared/redact';
+
+export interface ResultKeeperOptions {
+  /** Where the session files are; side files go to its `results/` folder. */
+  dir: string;
+  maxBytes: number;
+  /** history.enabled: when false nothing is written, and the rest of a huge result is dropped. */
+  save?: boolean;
+  redact: () => Redactor;
+  now?: () => Date;
+}
+
+/** What is kept of one result: the result itself when it fits, else its head and where the rest is. */
+export type KeepResult = (call: { id: string; name: string }, content: string) => string;
+
+const formatBytes = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+
+/** The first `maxBytes` of `text` in UTF-8, never cutting a character (nor a surrogate pair) in two. */
+export function headBytes(text: string, maxBytes: number): string {
+  // Characters are 1 to 4 bytes: a cut by characters first, then trimmed until it fits.
+  let end = Math.min(text.length, maxBytes);
+  let head = text.slice(0, end);
+  while (Buffer.byteLength(head, 'utf8') > maxBytes) {
+    end -= Math.max(1, Math.ceil((Buffer.byteLength(head, 'utf8') - maxBytes) / 4));
+    head = text.slice(0, end);
+  }
+  const last = head.charCodeAt(head.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
+}
+
+export function createResultKeeper(options: ResultKeeperOptions): KeepResult {
+  return (call, content) => {
+    // Characters are at least one byte: a short string never needs measuring.
+    if (content.length <= options.maxBytes / 4 || Buffer.byteLength(content, 'utf8') <= options.maxBytes) return content;
+    const bytes = Buffer.byteLength(content, 'utf8');
+    const head = headBytes(content, options.maxBytes);
+    const folder = path.join(options.dir, 'results');
+    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+    const safeName = call.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+    if (options.save === false) {
+      return `${head}\n[aish] this result was ${formatBytes(bytes)}; only the first ${formatBytes(options.maxBytes)} are kept (limits.maxResultBytes; history is off, so the rest was not saved)`;
+    }
+    const file = path.join(folder, `${stamp}-${randomBytes(3).toString('hex')}-${safeName}.txt`);
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      chmodSync(folder, 0o700);
+      writeFileSync(file, options.redact()(content), { mode: 0o600 });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      return `${head}\n[aish] this result was ${formatBytes(bytes)}; only the first ${formatBytes(options.maxBytes)} are kept (limits.maxResultBytes), and the whole result could not be saved: ${(error as Error).message}`;
+    }
+    return `${head}\n[aish] this result was ${formatBytes(bytes)}; memory and the session log keep the first ${formatBytes(options.maxBytes)} (limits.maxResultBytes); the whole result is in ${file}`;
+  };
+}
