@@ -4,6 +4,7 @@ import { describeServers, describeTarget, describeTool, describeTools, serverJso
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { findTool } from '../services/tools/names';
 import { createMcpFor, toolIndexFor } from '../runtime/mcp';
+import { elicitationFromOption } from './elicitation-option';
 import type { CliArgs } from './args';
 import { loginTarget, runLogin } from './mcp-login';
 
@@ -76,7 +77,9 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
   // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
-  const manager = io.manager ?? createMcpFor(config, io.env ?? process.env, { interactive: sub === 'login' });
+  // A server asking for input mid-call gets the --elicitation answers, or a decline (said on stderr).
+  const elicit = elicitationFromOption(args.elicitation, (line) => io.stderr(`aish-tui: ${sanitizeLabel(line)}\n`));
+  const manager = io.manager ?? createMcpFor(config, io.env ?? process.env, { interactive: sub === 'login', elicit });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {
     if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);

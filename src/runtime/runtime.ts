@@ -13,7 +13,7 @@ import type { AppConfig } from '../services/config/load';
 import { runConversation, type ConversationInput } from '../services/conversation/index';
 import type { ConversationEvent } from '../services/conversation/types';
 import { collectSecrets, createRedactor, type Redactor } from '../services/history/index';
-import type { McpManagerService } from '../services/mcp/index';
+import type { ElicitationHandler, McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
 import { createMcpFor, toolIndexFor } from './mcp';
@@ -38,6 +38,8 @@ export interface RuntimeOptions {
   headless?: HeadlessRules;
   /** May a server's sign-in open a browser and wait? Default yes (see mcp.ts). */
   interactive?: boolean;
+  /** Who answers a server's elicitation (see mcp.ts). */
+  elicit?: ElicitationHandler;
   /** Replaceable in tests: the broker client, the MCP manager, the pinned definitions. */
   streamChat?: StreamChat;
   mcp?: McpManagerService;
@@ -69,7 +71,9 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
-  const mcp = options.mcp ?? createMcpFor(config, env, options.interactive !== undefined ? { interactive: options.interactive } : {});
+  const mcp =
+    options.mcp ??
+    createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}) });
   const { policy, stop } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),

@@ -52,6 +52,8 @@ const serverCommon = {
   timeoutMs: positiveInt.optional(),
   connectTimeoutMs: positiveInt.optional(),
   disabled: z.boolean().optional(),
+  /** false: the server's `instructions` are not added to the system prompt (shown in its details all the same). */
+  instructions: z.boolean().optional(),
 };
 
 export const httpServerSchema = z.strictObject({
@@ -112,6 +114,8 @@ export const configSchema = z.strictObject({
       maxToolCallsPerAnswer: positiveInt.default(32),
       /** How often an idle HTTP server is pinged to notice that it went away; 0 never pings. */
       pingIntervalMs: z.number().int().min(0).default(30_000),
+      /** Directories offered to servers as roots besides the working directory (and `--add-dir`); `~/` is the home directory. */
+      roots: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

@@ -2,6 +2,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../config/load';
 import type { SchemaLimits } from '../tools/names';
 import { DEFAULT_PING, type PingOptions } from './liveness';
+import type { ClientFeatures } from './capabilities';
+import type { ElicitationHandler } from './types';
 
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
@@ -36,6 +38,13 @@ export interface McpManagerOptions {
   interactive?: boolean;
   /** fetch for HTTP servers (tests may count requests); defaults to the global fetch. */
   fetch?: FetchLike;
+  /** The directories offered as roots (absolute); default: none, and no roots capability. */
+  roots?: string[];
+  /**
+   * Puts a server's elicitation (a form, a URL to open) in front of the user, or answers it for a
+   * script. Default: every request is declined with a status line saying so.
+   */
+  elicit?: ElicitationHandler;
 }
 
 export interface ResolvedMcpOptions {
@@ -51,6 +60,9 @@ export interface ResolvedMcpOptions {
   openUrl: (url: string) => Promise<void>;
   interactive: boolean;
   fetch: FetchLike | undefined;
+  features: ClientFeatures;
+  roots: string[];
+  elicit: ElicitationHandler | undefined;
 }
 
 export const DEFAULT_LIMITS: McpLimits = {
@@ -86,6 +98,10 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     openUrl: options.openUrl ?? openInBrowser,
     interactive: options.interactive ?? true,
     fetch: options.fetch,
+    // Roots are declared even when empty so that `:roots add` can tell the servers later.
+    features: { roots: options.roots !== undefined, elicitation: true },
+    roots: options.roots ?? [],
+    elicit: options.elicit,
   };
 }
 

@@ -23,6 +23,7 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
           return { servers, order: state.order.filter((alias) => alias !== event.alias) };
         }
         case 'status':
+        case 'elicitation-complete':
           return {};
       }
     }),
