@@ -18,7 +18,7 @@ class McpManager implements McpManagerService {
   private readonly options: ResolvedMcpOptions;
   private readonly sessions = new Map<string, ServerSession>();
   private readonly listeners = new Set<(event: McpEvent) => void>();
-  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set() };
+  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set(), elicit: (request, signal) => this.elicit(request, signal) };
   private rootDirectories: string[];
 
   constructor(options: McpManagerOptions) {
