@@ -7,9 +7,10 @@ import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
+import { rootsCommand } from './roots-command';
 import type { AppStore } from '../state/store';
 
-export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';
+export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
 
 /** One command for `:help` and for completion in the input bar. */
 export interface MetaCommandSpec {
@@ -43,6 +44,16 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
     ],
   },
+  {
+    name: 'roots',
+    usage: ':roots <subcommand>',
+    help: 'the directories MCP servers are offered as roots',
+    subcommands: [
+      { name: 'list', usage: ':roots [list]', help: 'the roots offered to servers: the working directory, mcp.roots, --add-dir and what you added' },
+      { name: 'add', usage: ':roots add <dir>', help: 'offer one more directory to the servers (they are told the roots changed)' },
+      { name: 'remove', usage: ':roots remove <dir>', help: 'stop offering a directory (the servers are told)', args: ['root'] },
+    ],
+  },
 ];
 
 /** `:name` and `:mcp sub` forms with their help, for simple completion lists. */
@@ -56,6 +67,8 @@ export interface CommandHost {
   config: AppConfig;
   mcp: McpManagerService;
   env: NodeJS.ProcessEnv;
+  /** The working directory (`:roots add` resolves relative directories against it). */
+  cwd: string;
   sessionsDir: string;
   currentSessionId(): string | undefined;
   modelName(): string;
@@ -228,6 +241,8 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return host.resumeSession(rest[0]);
     case 'mcp':
       return mcpCommand(rest, host);
+    case 'roots':
+      return out(...rootsCommand(rest, host));
     case undefined:
       return out(['type :help for the commands'], 'info');
     default:

@@ -141,6 +141,7 @@ export function createSession(options: SessionOptions): Session {
     config,
     mcp,
     env: runtime.env,
+    cwd: runtime.cwd,
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
     modelName: () => modelName,
@@ -169,6 +170,7 @@ export function createSession(options: SessionOptions): Session {
 
   const session: Session = {
     ...serverActions(mcp, status),
+    roots: () => mcp.roots?.() ?? [],
     submit(text: string, submitOptions?: { literal?: boolean }) {
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
