@@ -4,7 +4,10 @@ import { innerWidth } from './panels/BoxFrame';
 import { CommandFrame, commandParts, layoutCommand } from './panels/CommandFrame';
 import type { FrameParts } from './panels/frameLayout';
 import type { Theme } from '../terminal/theme';
-import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectFrameUi } from '../state/selectors';
+import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectElicitationCount, selectElicitationHead, selectFormUi, selectFrameUi } from '../state/selectors';
+import { ElicitationFrame, layoutForm, layoutLink, type ElicitationLayout } from './panels/ElicitationFrame';
+import { committedInputs, formKey, linkKey, newFormUi } from './keys/formKeys';
+import type { FormUi, PendingElicitation } from '../state/types';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
 import { APPROVAL_DELAY_MS, frameKey, isArmed, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
@@ -16,7 +19,7 @@ import { useAppState, useAppStoreApi } from './StoreContext';
 /** What the last drawn frame showed; keys are checked against it. */
 interface ShownFrame {
   id: string;
-  kind: FrameKind;
+  kind: FrameKind | 'elicitation';
   shownAt: number;
   total: number;
   viewport: number;
@@ -37,7 +40,7 @@ function allows(answer: FrameAnswer): boolean {
 }
 
 interface Head {
-  kind: FrameKind;
+  kind: FrameKind | 'elicitation';
   id: string;
   shownAt: number;
   command?: string;
@@ -46,6 +49,8 @@ interface Head {
 function headOf(state: AppState): Head | undefined {
   const approval = state.approvals[0];
   if (approval) return { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt };
+  const elicitation = state.elicitations[0];
+  if (elicitation) return { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt };
   const command = state.commands[0];
   if (command) return { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command };
   return undefined;
@@ -77,6 +82,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const commandPosition = useAppState(selectCommandPosition);
   const commandTotal = useAppState(selectCommandTotal);
   const frameUi = useAppState(selectFrameUi);
+  const elicitation = useAppState(selectElicitationHead);
+  const elicitationCount = useAppState(selectElicitationCount);
+  const formUi = useAppState(selectFormUi);
   const shown = useRef<ShownFrame | undefined>(undefined);
   // When the head was first drawn. A frame's key delay counts from then: a command queued behind
   // approvals (or pushed back by one) was queued long before the user sees it.
@@ -85,7 +93,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
 
   const head: Head | undefined = approval
     ? { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt }
-    : command
+    : elicitation
+      ? { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt }
+      : command
       ? { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command }
       : undefined;
   const inner = innerWidth(width);
@@ -108,7 +118,20 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   let height = 0;
   let armedLater = false;
   let shownAt: number | undefined;
-  if (head) {
+  if (head?.kind === 'elicitation' && elicitation) {
+    const headKey = `${head.kind}:${head.id}`;
+    if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
+    shownAt = Math.max(head.shownAt, drawnSince.current.at);
+    const ui = formUiFor(elicitation, formUi);
+    const early = now - shownAt < APPROVAL_DELAY_MS;
+    const layout = layoutElicitation(elicitation, ui, width, maxHeight, !early);
+    const locked = layout.locked ?? (layout.height > screenRows ? CLIPPED_HINT : undefined);
+    armedLater = early && !locked;
+    shown.current = { id: head.id, kind: 'elicitation', shownAt, total: 0, viewport: 0, width, lead: 0, locked };
+    height = layout.height;
+    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : 'Open this URL?';
+    node = <ElicitationFrame title={title} layout={layout} position={1} count={elicitationCount} width={width} theme={theme} tone={elicitation.urlProblem ? 'warn' : 'accent'} />;
+  } else if (head) {
     const headKey = `${head.kind}:${head.id}`;
     if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
     shownAt = Math.max(head.shownAt, drawnSince.current.at);
@@ -121,7 +144,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
     // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
     const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
-    const context: FrameKeyContext = { kind: head.kind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const context: FrameKeyContext = { kind: head.kind as FrameKind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
     const armed = !locked && isArmed(ui, context, now);
     armedLater = !locked && !armed && now - shownAt < APPROVAL_DELAY_MS;
     const layout = armed ? layoutFor(ui, true) : probe;
@@ -157,8 +180,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       // The frame is queued but not on screen yet: nothing may answer it, and nothing leaks past it.
       return !(key.ctrl || key.meta);
     }
+    if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current.id, drawn.width, drawn.lead);
-    let result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    let result = frameKey(ui, key, { kind: current.kind as FrameKind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);
@@ -171,4 +195,44 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   }, KeyPriority.frame);
 
   return { node, height };
+}
+
+/** The form frame's state for this head: its own once keys were pressed, else fresh from the prefilled inputs. */
+function formUiFor(pending: PendingElicitation, formUi: FormUi | undefined): FormUi {
+  if (formUi?.id === pending.id) return formUi;
+  return newFormUi(pending.id, pending.form ?? { fields: [] }, pending.initial ?? []);
+}
+
+function layoutElicitation(pending: PendingElicitation, ui: FormUi, width: number, maxHeight: number, armed: boolean): ElicitationLayout {
+  const request = pending.request;
+  if (request.mode === 'url') return layoutLink({ request, urlProblem: pending.urlProblem, button: ui.button, width, maxHeight, armed });
+  const form = pending.form ?? { fields: [] };
+  const all = pending.problems?.(committedInputs(ui, form)) ?? [];
+  const problems = all.map((problem, index) => (ui.checked[index] ? problem : undefined));
+  return layoutForm({ request, form, ui, problems, width, maxHeight, armed });
+}
+
+/** A key for the elicitation frame at the head of the queue: the pure form / link keys decide. */
+function elicitationKey(state: AppState, key: Parameters<typeof formKey>[1], drawn: ShownFrame, hint: (text: string) => void): boolean {
+  const pending = state.elicitations[0];
+  if (!pending) return false;
+  const ui = formUiFor(pending, state.formUi);
+  if (pending.request.mode === 'url') {
+    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked });
+    if (result.button !== ui.button) state.setFormUi({ ...ui, button: result.button });
+    if (result.hint) hint(result.hint);
+    if (result.answer) state.answerElicitation(result.answer, pending.id);
+    return result.handled;
+  }
+  const form = pending.form ?? { fields: [] };
+  const result = formKey(ui, key, {
+    form,
+    shownAt: drawn.shownAt,
+    problems: pending.problems ?? (() => []),
+    accept: (inputs) => (drawn.locked ? undefined : pending.accept?.(inputs)),
+  });
+  if (result.ui !== ui) state.setFormUi(result.ui);
+  if (result.hint) hint(drawn.locked && !result.answer ? `${result.hint}` : result.hint);
+  if (result.answer) state.answerElicitation(result.answer, pending.id);
+  return result.handled;
 }

@@ -67,7 +67,7 @@ function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
 }
 
 /** Why an answer key is not taken now, or undefined when it is. */
-function lockReason(key: KeyEvent, context: FrameKeyContext): string | undefined {
+export function lockReason(key: KeyEvent, context: Pick<FrameKeyContext, 'shownAt'>): string | undefined {
   if (key.paste) return 'pasted text never answers a frame';
   if (key.burst) return 'keys typed ahead never answer a frame; press the key again';
   if (key.at < context.shownAt) return 'keys typed before the frame appeared never answer it';
