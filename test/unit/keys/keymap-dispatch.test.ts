@@ -125,6 +125,7 @@ describe('the key table is the dispatch table', () => {
     const files = [
       'src/ui/keys/globalKeys.ts',
       'src/ui/keys/frameKeys.ts',
+      'src/ui/keys/formKeys.ts',
       'src/ui/keys/useKeys.ts',
       'src/ui/containers/InputContainer.tsx',
       'src/ui/containers/SidebarContainer.tsx',
