@@ -39,6 +39,7 @@ export const DEFAULT_COMMANDS: readonly CommandSpec[] = [
       { name: 'connect' },
       { name: 'disconnect', args: ['alias'] },
       { name: 'reconnect', args: ['alias'] },
+      { name: 'instructions', args: ['alias', ['accept']] },
     ],
   },
   { name: 'roots', subcommands: [{ name: 'list' }, { name: 'add' }, { name: 'remove', args: ['root'] }] },

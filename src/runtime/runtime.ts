@@ -19,6 +19,8 @@ import type { PinStore } from '../services/tools/pins';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
+import { createFilePinStore, pinsFile } from '../services/tools/pins';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -40,6 +42,8 @@ export interface RuntimeOptions {
   interactive?: boolean;
   /** Who answers a server's elicitation (see mcp.ts). */
   elicit?: ElicitationHandler;
+  /** Told when a server's instructions are sent, switched off or held back as changed (the TUI's details view). */
+  onInstructions?: (alias: string, state: InstructionState | undefined) => void;
   /** Replaceable in tests: the broker client, the MCP manager, the pinned definitions. */
   streamChat?: StreamChat;
   mcp?: McpManagerService;
@@ -56,6 +60,8 @@ export interface Runtime {
   readonly cwd: string;
   readonly mcp: McpManagerService;
   readonly policy: ApprovalPolicy;
+  /** Which servers' instructions reach the system prompt (instructions.ts). */
+  readonly instructions: InstructionGate;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /** Opens the session file (`choice`: new, --continue, --resume); throws when the id does not exist. */
@@ -74,11 +80,18 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const mcp =
     options.mcp ??
     createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}) });
+  // One pin store for tool definitions and server instructions (one file, one writer).
+  const pins = options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => options.report('warn', message));
   const { policy, stop } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
-    ...(options.pins ? { pins: options.pins } : {}),
+    pins,
+  });
+  const instructions = createInstructionGate(config, mcp, pins, {
+    report: options.report,
+    ...(options.headless ? { acceptChanges: options.headless.acceptChangedTools } : {}),
+    ...(options.onInstructions ? { onState: options.onInstructions } : {}),
   });
   // The secrets are collected when the first session opens: `--base-url` without `--model` names
   // its model only once the server has been asked.
@@ -92,10 +105,11 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     cwd,
     mcp,
     policy,
+    instructions,
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), serverInstructions: () => instructions.section(mcp.servers()), policy, config, reportedProblems, cwd, env },
       }),
     sessionLog(choice, logOptions) {
       redact ??= createRedactor(collectSecrets(config, env));
@@ -106,6 +120,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     },
     async close() {
       stop();
+      instructions.stop();
       await mcp.close();
     },
   };

@@ -66,6 +66,7 @@ export function createSession(options: SessionOptions): Session {
   const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
   const runtime = createRuntime(config, {
     report: status,
+    onInstructions: (alias, state) => store.getState().setInstructionState(alias, state),
     elicit: elicitInStore({ store, status, openUrl: async (url) => (await import('../services/mcp/client')).openInBrowser(url) }),
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -144,6 +145,7 @@ export function createSession(options: SessionOptions): Session {
     mcp,
     env: runtime.env,
     cwd: runtime.cwd,
+    instructions: runtime.instructions,
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
     modelName: () => modelName,

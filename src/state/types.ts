@@ -131,6 +131,8 @@ export interface McpSlice {
   servers: Record<string, ServerSnapshot>;
   /** Display order: config order, then runtime connects. */
   order: string[];
+  /** Whether each server's instructions reach the model: sent, switched off in the config, or changed and held back. */
+  instructionStates: Record<string, 'sent' | 'off' | 'changed'>;
 }
 
 export type Focus = 'input' | 'sidebar' | 'chat';

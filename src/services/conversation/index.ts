@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelConfig, StreamChat } from '../broker/types';
 import type { AppConfig } from '../config/load';
 import type { McpService, ServerSnapshot } from '../mcp/index';
+import { withInstructions } from '../mcp/index';
 import type { ToolIndex } from '../tools/names';
 import type { ApprovalPolicy } from '../tools/policy';
 import { extractCommands } from '../shell/extract';
@@ -39,6 +40,8 @@ export interface ConversationDeps {
   config: ConversationConfig;
   /** Replaceable for tests; defaults to the real shell runner. */
   runCommand?: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined>;
+  /** The servers' instructions for the system prompt (runtime/instructions.ts); none when absent. */
+  serverInstructions?: () => string;
   /** Tool-index problems already shown (renamed or withheld tools): each is reported once. */
   reportedProblems?: Set<string>;
   /** Working directory and environment for commands. */
@@ -115,7 +118,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     }
     let messages;
     try {
-      messages = buildRequestMessages(history, { systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
+      messages = buildRequestMessages(history, { systemPrompt: withInstructions(config.systemPrompt, deps.serverInstructions?.() ?? ''), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
       yield { type: 'error', message: error.message };

@@ -15,4 +15,5 @@ export { acceptAnswer, fieldProblem, formFromSchema, formProblems, initialInput,
 export { answerFromScript, parseElicitationAnswers, scriptedElicitation, type ElicitationAnswers } from './elicitation-answers';
 export { checkOpenableUrl, type UrlCheck } from './url-check';
 export { normalizeRoots } from './roots';
+export { instructionsSection, withInstructions } from './instructions';
 

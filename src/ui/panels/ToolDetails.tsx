@@ -52,7 +52,16 @@ function iconLabel(icon: Record<string, unknown>): string {
 }
 
 /** A server's state, where it runs, why it failed and what it last wrote to stderr, escaped and wrapped. */
-export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number): Line[] {
+const INSTRUCTION_NOTES = {
+  sent: { text: 'added to the system prompt', tone: 'muted' },
+  off: { text: 'not sent to the model (instructions: false in the config)', tone: 'muted' },
+  changed: { text: '▲ changed since first seen: not sent to the model until you accept them (:mcp instructions <alias> accept)', tone: 'warn' },
+} as const;
+
+/** Lines of a server's instructions shown in full (they are at most what the server sent; the view scrolls). */
+const MAX_INSTRUCTION_LINES = 200;
+
+export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number, instructions?: 'sent' | 'off' | 'changed'): Line[] {
   const lines: Line[] = [];
   lines.push(...wrapLine([{ text: sanitizeLabel(alias), tone: 'bold' }], columns));
   if (!server) {
@@ -69,6 +78,14 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
   if (about) lines.push(...wrapWords(sanitizeLabel(about), columns, 'muted'));
   if (server.error) lines.push([], ...wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn'));
   if (server.authUrl) lines.push([], [{ text: 'open in a browser to authorize:', tone: 'muted' }], ...wrapLine([{ text: sanitizeLabel(server.authUrl), tone: 'accent' }], columns));
+  const text = server.instructions?.trim();
+  if (text) {
+    const note = INSTRUCTION_NOTES[instructions ?? 'sent'];
+    lines.push([], [{ text: 'instructions', tone: 'bold' }], ...wrapWords(note.text.replace('<alias>', sanitizeLabel(alias)), columns, note.tone));
+    const body = sanitizeStrict(text).split('\n');
+    for (const line of body.slice(0, MAX_INSTRUCTION_LINES)) lines.push(...wrapWords(line, columns));
+    if (body.length > MAX_INSTRUCTION_LINES) lines.push([{ text: `… ${body.length - MAX_INSTRUCTION_LINES} more lines (:mcp instructions ${sanitizeLabel(alias)})`, tone: 'muted' }]);
+  }
   if (transportLabel(server) === 'stdio') {
     lines.push([]);
     if (server.stderr.length === 0) lines.push([{ text: 'nothing on stderr', tone: 'muted' }]);
