@@ -20,7 +20,7 @@ import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
-import { createFilePinStore, pinsFile } from '../services/tools/pins';
+import { createMemoryPinStore } from '../services/tools/pins';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -80,14 +80,15 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const mcp =
     options.mcp ??
     createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}) });
-  // One pin store for tool definitions and server instructions (one file, one writer).
-  const pins = options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => options.report('warn', message));
-  const { policy, stop } = createToolPolicy(config, mcp, {
+  const { policy, stop, pins: trackedPins } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
-    pins,
+    ...(options.pins ? { pins: options.pins } : {}),
   });
+  // One pin store for tool definitions and server instructions (one file, one writer); with
+  // test-supplied definitions, instructions are pinned in memory.
+  const pins = trackedPins ?? options.pins ?? createMemoryPinStore();
   const instructions = createInstructionGate(config, mcp, pins, {
     report: options.report,
     ...(options.headless ? { acceptChanges: options.headless.acceptChangedTools } : {}),

@@ -1,11 +1,14 @@
 import type { Client, ElicitResult } from '@modelcontextprotocol/client';
 import { rootsForServers } from './roots';
+import type { ClientFeatures } from './capabilities';
 import type { ElicitationHandler, ElicitationRequest, McpEvent } from './types';
 
 // The requests a server sends the client, answered here for every transport. Each handler
 // belongs to a capability declared in capabilities.ts; nothing is registered that is not declared.
 
 export interface ClientRequestHandlers {
+  /** What the client declared (capabilities.ts): only those handlers are registered. */
+  features: ClientFeatures;
   /** The current roots (absolute directories). */
   roots: () => string[];
   elicit: ElicitationHandler;
@@ -13,7 +16,8 @@ export interface ClientRequestHandlers {
 }
 
 export function answerServerRequests(client: Client, alias: string, handlers: ClientRequestHandlers): void {
-  client.setRequestHandler('roots/list', () => ({ roots: rootsForServers(handlers.roots()) }));
+  if (handlers.features.roots) client.setRequestHandler('roots/list', () => ({ roots: rootsForServers(handlers.roots()) }));
+  if (!handlers.features.elicitation) return;
 
   client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const params = request.params;

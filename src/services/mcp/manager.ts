@@ -28,7 +28,7 @@ class McpManager implements McpManagerService {
 
   /** Each new client answers `roots/list` and `elicitation/create` (declared in capabilities.ts). */
   private prepareClient = (alias: string, client: Client): void => {
-    answerServerRequests(client, alias, { roots: () => this.rootDirectories, elicit: (request, signal) => this.elicit(request, signal), emit: this.emit });
+    answerServerRequests(client, alias, { features: this.options.features, roots: () => this.rootDirectories, elicit: (request, signal) => this.elicit(request, signal), emit: this.emit });
   };
 
   private elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
