@@ -64,6 +64,7 @@ const config: AishConfigInput = {
         args: ['-y', '@modelcontextprotocol/server-everything'],
         env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
         // cwd: '/tmp',
+        // instructions: false,         // keep this server's instructions out of the system prompt
       },
     },
     // Tool calls run only after you approve them, unless a rule here allows them.
@@ -82,6 +83,11 @@ const config: AishConfigInput = {
     // An idle HTTP server is pinged this often, so one that went away shows as failed instead of
     // ready (an unanswered ping fails after 10 s). 0 never pings.
     pingIntervalMs: 30_000,
+    // Directories offered to servers as roots, after the working directory (and before --add-dir).
+    // Relative ones are taken from the working directory; `~/` is your home. :roots add|remove changes them.
+    roots: ['~/projects/shared-notes'],
+    // Servers' instructions go into the system prompt under a heading each, cut at this many characters.
+    maxInstructionsChars: 4_000,
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMcpManager } from '../src/services/mcp/client';
+import { acceptAnswer, formFromSchema, initialInputs, type ElicitationHandler } from '../src/services/mcp/index';
 import type { HttpServerConfig } from '../src/services/config/schema';
 import { VERSION } from '../src/version';
 import { followRedirects } from '../test/helpers/follow-redirects';
@@ -14,11 +15,20 @@ const serverUrl = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
 
+// Stands in for the user at the elicitation frame: the form as the frame would prefill it (the
+// schema's defaults), accepted as it is; a form that cannot be accepted that way is declined.
+const acceptPrefilled: ElicitationHandler = async (request) => {
+  if (request.mode !== 'form') return { action: 'decline' };
+  const read = formFromSchema(request.schema);
+  if ('problem' in read) return { action: 'decline' };
+  return acceptAnswer(read.form, initialInputs(read.form)) ?? { action: 'decline' };
+};
+
 async function main(): Promise<number> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'aish-conformance-'));
   // Stands in for the user's browser: the suite's authorization server approves at once and
   // redirects to our loopback callback, which this follows like a browser would.
-  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: (url) => followRedirects(url), connectTimeoutMs: 20_000 });
+  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: (url) => followRedirects(url), connectTimeoutMs: 20_000, elicit: acceptPrefilled, roots: [process.cwd()] });
   manager.subscribe((event) => {
     if (event.type === 'status') process.stderr.write(`${event.message}\n`);
     if (event.type === 'server') process.stderr.write(`state ${event.snapshot.state}${event.snapshot.error ? `: ${event.snapshot.error}` : ''}\n`);
@@ -45,6 +55,7 @@ async function main(): Promise<number> {
     if (names.includes('add_numbers')) calls.push(['add_numbers', { a: 5, b: 3 }]);
     if (names.includes('test-tool')) calls.push(['test-tool', {}]);
     if (names.includes('test_reconnection')) calls.push(['test_reconnection', {}]);
+    if (names.includes('test_client_elicitation_defaults')) calls.push(['test_client_elicitation_defaults', {}]);
     for (const [name, args] of calls) {
       const outcome = await manager.callTool('conformance', name, args);
       process.stderr.write(`${name}: ${outcome.kind}: ${outcome.content.slice(0, 200)}\n`);

@@ -42,6 +42,8 @@ async function run(args: CliArgs): Promise<number> {
     config.mcp.servers = imported.servers;
     notices = imported.notices;
   }
+  // `--add-dir` adds to the config's roots (resolved against the working directory like them).
+  if (args.addDir.length > 0) config.mcp.roots = [...config.mcp.roots, ...args.addDir];
   // Renamed or skipped imported servers: the full-screen UI shows these in its transcript.
   const interactive = command === undefined && args.print === undefined && process.stdout.isTTY && process.stdin.isTTY;
   if (!interactive) for (const notice of notices) process.stderr.write(`aish-tui: ${sanitizeLabel(notice.text)}\n`);

@@ -22,6 +22,10 @@ export interface CliArgs {
   resume?: string;
   json: boolean;
   noSidebar: boolean;
+  /** `--add-dir`: more directories offered to MCP servers as roots. */
+  addDir: string[];
+  /** `--elicitation`: answers for servers that ask for input in -p and `mcp call` (JSON, or @file). */
+  elicitation?: string;
   /** Positional words: a subcommand such as `mcp tools`. */
   command: string[];
 }
@@ -49,6 +53,8 @@ Options:
   -c, --continue              resume the most recent session
   -r, --resume <id>           resume the session with this id
       --no-sidebar            start with the MCP sidebar hidden
+      --add-dir <dir>         offer this directory to MCP servers as a root too
+                              (besides the working directory); repeatable
 
 Headless (no UI, for scripts):
   -p, --print <prompt>        answer one prompt and exit; "-" reads it from stdin
@@ -60,6 +66,10 @@ Headless (no UI, for scripts):
       --accept-changed-tools  run allowed tools whose definition changed since it was
                               first seen (otherwise such calls are denied)
       --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
+      --elicitation <json|@file>
+                              answers for servers that ask for input (also for
+                              mcp call): {"field": value, "<alias>": {"field": value}};
+                              without it such requests are declined
 
 Subcommands:
   mcp list                    connect to the configured servers and list them
@@ -100,6 +110,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         resume: { type: 'string', short: 'r' },
         json: { type: 'boolean' },
         'no-sidebar': { type: 'boolean' },
+        'add-dir': { type: 'string', multiple: true },
+        elicitation: { type: 'string' },
       },
     });
   } catch (error) {
@@ -150,6 +162,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     resume: values.resume,
     json: values.json ?? false,
     noSidebar: values['no-sidebar'] ?? false,
+    addDir: values['add-dir'] ?? [],
+    ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
     command: parsed.positionals,
   };
 }

@@ -10,6 +10,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime';
 import { resolveAdHocModel } from './ad-hoc-model';
 import type { CliArgs } from './args';
 import { HeadlessReport } from './headless-output';
+import { elicitationFromOption } from './elicitation-option';
 
 export interface HeadlessIo {
   stdin: NodeJS.ReadableStream;
@@ -53,6 +54,8 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
   // Nobody is there to ask: what no rule allows is denied, a changed tool too unless
   // --accept-changed-tools makes the current definition the pin; nobody signs in through a
   // browser either (a server that needs it is reported, not awaited).
+  // A server that asks for input gets the --elicitation answers, or a decline; stderr says which.
+  const elicit = elicitationFromOption(args.elicitation, note);
   let runtime: Runtime;
   try {
     runtime = createRuntime(config, {
@@ -60,6 +63,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
       cwd: io.cwd,
       headless: { allow: args.autoApprove, acceptChangedTools: args.acceptChangedTools },
       interactive: false,
+      elicit,
       report: (_level, text) => note(text),
     });
   } catch (error) {

@@ -4,6 +4,7 @@ import { describeServers, describeTarget, describeTool, describeTools, serverJso
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { findTool } from '../services/tools/names';
 import { createMcpFor, toolIndexFor } from '../runtime/mcp';
+import { elicitationFromOption } from './elicitation-option';
 import type { CliArgs } from './args';
 import { confirmOnTerminal, loginTarget, runLogin } from './mcp-login';
 
@@ -78,8 +79,11 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
 
   // Only `login` may open a browser and wait for it; the rest report a needed sign-in at once.
+  // A server asking for input mid-call gets the --elicitation answers, or a decline (said on stderr).
+  const elicit = elicitationFromOption(args.elicitation, (line) => io.stderr(`aish-tui: ${sanitizeLabel(line)}\n`));
   const manager =
-    io.manager ?? createMcpFor(config, io.env ?? process.env, sub === 'login' ? { interactive: true, confirmOpen: io.confirmOpen ?? confirmOnTerminal(io) } : { interactive: false });
+    io.manager ??
+    createMcpFor(config, io.env ?? process.env, sub === 'login' ? { interactive: true, confirmOpen: io.confirmOpen ?? confirmOnTerminal(io), elicit } : { interactive: false, elicit });
   // Progress lines go to stderr so that stdout stays clean for --json and pipes.
   const unsubscribe = manager.subscribe((event) => {
     if (event.type === 'status') io.stderr(`aish-tui: ${sanitizeLabel(event.message)}\n`);

@@ -7,13 +7,15 @@ import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
+import { rootsCommand } from './roots-command';
+import type { InstructionGate } from './instructions';
 import type { AppStore } from '../state/store';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
 import { maxTokensOf } from '../services/broker/request';
 import { contextLines, describeWindow } from './context-lines';
 
-export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';
+export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
 
 /** One command for `:help` and for completion in the input bar. */
 export interface MetaCommandSpec {
@@ -47,6 +49,17 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
       { name: 'connect', usage: ':mcp connect <url> [alias] [flags]', help: 'connect an HTTP server now (alias from the host name when omitted); flags: --sse or --http force a transport, --token-env VAR sends $VAR as Bearer token' },
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
+      { name: 'instructions', usage: ':mcp instructions <alias> [accept]', help: "a server's instructions and whether the model gets them; accept: send changed ones from now on", args: ['alias', ['accept']] },
+    ],
+  },
+  {
+    name: 'roots',
+    usage: ':roots <subcommand>',
+    help: 'the directories MCP servers are offered as roots',
+    subcommands: [
+      { name: 'list', usage: ':roots [list]', help: 'the roots offered to servers: the working directory, mcp.roots, --add-dir and what you added' },
+      { name: 'add', usage: ':roots add <dir>', help: 'offer one more directory to the servers (they are told the roots changed)' },
+      { name: 'remove', usage: ':roots remove <dir>', help: 'stop offering a directory (the servers are told)', args: ['root'] },
     ],
   },
 ];
@@ -62,6 +75,10 @@ export interface CommandHost {
   config: AppConfig;
   mcp: McpManagerService;
   env: NodeJS.ProcessEnv;
+  /** Which servers' instructions reach the model (`:mcp instructions`). */
+  instructions?: InstructionGate;
+  /** The working directory (`:roots add` resolves relative directories against it). */
+  cwd: string;
   sessionsDir: string;
   currentSessionId(): string | undefined;
   modelName(): string;
@@ -201,6 +218,8 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         const snapshot = await host.mcp.reconnect(rest[0]);
         return reportConnect(snapshot, out);
       }
+      case 'instructions':
+        return instructionsCommand(rest, host, out);
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');
     }
@@ -208,6 +227,28 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
     const message = error instanceof McpInputError ? error.message : `mcp: ${(error as Error).message}`;
     out([message], 'error');
   }
+}
+
+const INSTRUCTION_STATES = {
+  sent: 'added to the system prompt',
+  off: 'not sent: mcp.servers.<alias>.instructions is false',
+  changed: 'changed since first seen: not sent until accepted (:mcp instructions <alias> accept)',
+} as const;
+
+function instructionsCommand(words: string[], host: CommandHost, out: (lines: string[], level?: 'info' | 'warn' | 'error') => void): void {
+  const [alias, verb] = words;
+  if (!alias) return out(['usage: :mcp instructions <alias> [accept]'], 'error');
+  const server = host.mcp.servers().find((candidate) => candidate.alias === alias);
+  if (!server) return out([`no MCP server named ${JSON.stringify(alias)}`], 'error');
+  const text = server.instructions?.trim();
+  if (!text) return out([`mcp ${alias}: no instructions`]);
+  if (verb === 'accept') {
+    if (!host.instructions?.accept(alias)) return out([`mcp ${alias}: no instructions to accept`], 'error');
+    return out([`mcp ${alias}: instructions accepted; the model gets them from the next request`]);
+  }
+  if (verb !== undefined) return out(['usage: :mcp instructions <alias> [accept]'], 'error');
+  const state = host.instructions?.stateOf(alias);
+  return out([`mcp ${alias} instructions (${state ? INSTRUCTION_STATES[state].replace('<alias>', alias) : 'not sent'}):`, ...text.split('\n')]);
 }
 
 /** Runs one `:command` line. Never throws: problems are shown as error lines. */
@@ -252,6 +293,8 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return host.resumeSession(rest[0]);
     case 'mcp':
       return mcpCommand(rest, host);
+    case 'roots':
+      return out(...rootsCommand(rest, host));
     case undefined:
       return out(['type :help for the commands'], 'info');
     default:

@@ -3,7 +3,7 @@
  * names, server aliases, tool names) from what the session knows right now.
  */
 
-export type ArgumentKind = 'model' | 'alias' | 'tool' | 'session';
+export type ArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
 
 export interface CommandSpec {
   name: string;
@@ -19,6 +19,8 @@ export interface CompletionSources {
   /** `alias__tool` names. */
   tools: readonly string[];
   sessions?: readonly string[];
+  /** The roots offered to MCP servers, for `:roots remove`. */
+  roots?: readonly string[];
 }
 
 /** The `:` commands as the conversation layer defines them (README.md, "Commands"); used until it exports its own table. */
@@ -37,8 +39,10 @@ export const DEFAULT_COMMANDS: readonly CommandSpec[] = [
       { name: 'connect' },
       { name: 'disconnect', args: ['alias'] },
       { name: 'reconnect', args: ['alias'] },
+      { name: 'instructions', args: ['alias', ['accept']] },
     ],
   },
+  { name: 'roots', subcommands: [{ name: 'list' }, { name: 'add' }, { name: 'remove', args: ['root'] }] },
 ];
 
 export interface Completion {
@@ -61,6 +65,8 @@ function candidatesFor(kind: ArgumentKind | readonly string[], sources: Completi
       return sources.tools;
     case 'session':
       return sources.sessions ?? [];
+    case 'root':
+      return sources.roots ?? [];
   }
 }
 

@@ -24,4 +24,6 @@ export interface AppController {
   disconnectServer?(alias: string): void;
   /** Sidebar `c`: connect a server at runtime; without an alias the session picks one from the URL. */
   connectServer?(url: string, alias?: string): void;
+  /** The directories offered to MCP servers as roots, for `:roots remove <Tab>`. */
+  roots?(): readonly string[];
 }

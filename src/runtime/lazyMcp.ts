@@ -15,9 +15,11 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     for (const listener of [...listeners]) listener(event);
   };
 
+  let pendingRoots: string[] | undefined;
   const ready = (): Promise<McpManagerService> => {
     loading ??= load().then((loaded) => {
       manager = loaded;
+      if (pendingRoots) loaded.setRoots?.(pendingRoots);
       loaded.subscribe(forward);
       return loaded;
     });
@@ -49,6 +51,12 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     async settled(timeoutMs?: number) {
       const loaded = manager ?? (loading ? await loading.catch(() => undefined) : undefined);
       return loaded ? loaded.settled(timeoutMs) : [];
+    },
+    roots: () => manager?.roots?.() ?? pendingRoots ?? [],
+    setRoots(directories: string[]) {
+      // Before the manager loads, the roots wait and are handed over when it arrives.
+      if (manager) manager.setRoots?.(directories);
+      else pendingRoots = [...directories];
     },
     async close() {
       // Nothing to close when it never loaded; when it is loading, close it once it has.

@@ -4,6 +4,7 @@
 // `aish-tui mcp …` print the same events on stderr instead.
 import { McpInputError, type McpManagerService } from '../services/mcp/index';
 import type { AppStore } from '../state/store';
+import { onElicitationComplete } from './elicitation';
 
 type Status = (level: 'info' | 'warn' | 'error', text: string) => void;
 
@@ -12,6 +13,7 @@ export function bridgeMcpEvents(mcp: Pick<McpManagerService, 'subscribe'>, store
   return mcp.subscribe((event) => {
     store.getState().applyMcpEvent(event);
     if (event.type === 'status') store.getState().addStatus(event.level, event.message);
+    if (event.type === 'elicitation-complete') onElicitationComplete(store, (level, text) => store.getState().addStatus(level, text), event);
   });
 }
 

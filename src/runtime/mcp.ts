@@ -3,7 +3,7 @@
 // most of the app's code, so they load when a front end first asks for a server (the TUI after its
 // first frame), never at start-up.
 import type { AppConfig } from '../services/config/load';
-import type { McpManagerService, ServerSnapshot } from '../services/mcp/index';
+import { normalizeRoots, type ElicitationHandler, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { buildToolIndex, type ToolIndex } from '../services/tools/names';
 import { VERSION } from '../version';
 import { lazyMcpManager } from './lazyMcp';
@@ -16,12 +16,25 @@ export interface McpManagerChoice {
   interactive?: boolean;
   /** Asks before a browser opens a (checked) sign-in address; without it none opens by itself. */
   confirmOpen?: (url: string, host: string) => Promise<boolean>;
+  /** Who answers a server's elicitation (the TUI's frame, a script's answers); default: declined with a note. */
+  elicit?: ElicitationHandler;
+  /** The working directory: the first root (default: the process's). */
+  cwd?: string;
+}
+
+/** The roots servers are offered at start: the working directory, then `mcp.roots` (with `--add-dir`). */
+export function startRoots(config: Pick<AppConfig, 'mcp'>, cwd: string): string[] {
+  return normalizeRoots([cwd, ...config.mcp.roots], cwd);
 }
 
 export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: McpManagerChoice = {}): McpManagerService {
   return lazyMcpManager(async () => {
     const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-    return createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, env), ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}),
+    return createMcpManager({
+      ...mcpOptionsFromConfig(config, VERSION, env),
+      roots: startRoots(config, choice.cwd ?? process.cwd()),
+      ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}),
+      ...(choice.elicit ? { elicit: choice.elicit } : {}),
       ...(choice.confirmOpen ? { confirmOpen: choice.confirmOpen } : {}),
     });
   });

@@ -14,12 +14,14 @@ import { createCalibration, createWindowCache, type ContextWindow } from '../ser
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
-import type { McpManagerService } from '../services/mcp/index';
+import { withInstructions, type ElicitationHandler, type McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
+import { createMemoryPinStore } from '../services/tools/pins';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -39,6 +41,10 @@ export interface RuntimeOptions {
   headless?: HeadlessRules;
   /** May a server's sign-in open a browser and wait? Default yes (see mcp.ts). */
   interactive?: boolean;
+  /** Who answers a server's elicitation (see mcp.ts). */
+  elicit?: ElicitationHandler;
+  /** Told when a server's instructions are sent, switched off or held back as changed (the TUI's details view). */
+  onInstructions?: (alias: string, state: InstructionState | undefined) => void;
   /** Replaceable in tests: the broker client, the MCP manager, the pinned definitions. */
   streamChat?: StreamChat;
   mcp?: McpManagerService;
@@ -55,6 +61,8 @@ export interface Runtime {
   readonly cwd: string;
   readonly mcp: McpManagerService;
   readonly policy: ApprovalPolicy;
+  /** Which servers' instructions reach the system prompt (instructions.ts). */
+  readonly instructions: InstructionGate;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /**
@@ -83,12 +91,22 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
-  const mcp = options.mcp ?? createMcpFor(config, env, options.interactive !== undefined ? { interactive: options.interactive } : {});
-  const { policy, stop } = createToolPolicy(config, mcp, {
+  const mcp =
+    options.mcp ??
+    createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}) });
+  const { policy, stop, pins: trackedPins } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
+  });
+  // One pin store for tool definitions and server instructions (one file, one writer); with
+  // test-supplied definitions, instructions are pinned in memory.
+  const pins = trackedPins ?? options.pins ?? createMemoryPinStore();
+  const instructions = createInstructionGate(config, mcp, pins, {
+    report: options.report,
+    ...(options.headless ? { acceptChanges: options.headless.acceptChangedTools } : {}),
+    ...(options.onInstructions ? { onState: options.onInstructions } : {}),
   });
   // The secrets are collected when the first session opens: `--base-url` without `--model` names
   // its model only once the server has been asked.
@@ -112,7 +130,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     },
     calibration,
   };
-  const contextOptions = () => ({ systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
+  const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
   const secretsRedactor = () => (redact ??= createRedactor(collectSecrets(config, env)));
   const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
@@ -123,10 +141,11 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     cwd,
     mcp,
     policy,
+    instructions,
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, context, keepResult, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), serverInstructions: () => instructions.section(mcp.servers()), policy, config, reportedProblems, context, keepResult, cwd, env },
       }),
     contextWindow(modelName) {
       const model = config.models[modelName];
@@ -183,6 +202,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     },
     async close() {
       stop();
+      instructions.stop();
       await mcp.close();
     },
   };

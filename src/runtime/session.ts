@@ -26,6 +26,7 @@ import { bridgeMcpEvents, serverActions } from './mcp-bridge';
 import { createRuntime } from './runtime';
 import { createTakeBack, showOpenedHistory } from './take-back';
 import { runJob, type Job, type TurnContext } from './turns';
+import { elicitInStore } from './elicitation';
 
 export interface SessionOptions {
   config: AppConfig;
@@ -65,6 +66,8 @@ export function createSession(options: SessionOptions): Session {
   const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
   const runtime = createRuntime(config, {
     report: status,
+    onInstructions: (alias, state) => store.getState().setInstructionState(alias, state),
+    elicit: elicitInStore({ store, status, openUrl: async (url) => (await import('../services/mcp/client')).openInBrowser(url) }),
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.streamChat ? { streamChat: options.streamChat } : {}),
@@ -164,6 +167,8 @@ export function createSession(options: SessionOptions): Session {
     config,
     mcp,
     env: runtime.env,
+    cwd: runtime.cwd,
+    instructions: runtime.instructions,
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
     modelName: () => modelName,
@@ -205,6 +210,7 @@ export function createSession(options: SessionOptions): Session {
 
   const session: Session = {
     ...serverActions(mcp, status),
+    roots: () => mcp.roots?.() ?? [],
     submit(text: string, submitOptions?: { literal?: boolean }) {
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;

@@ -29,6 +29,8 @@ export interface ToolPolicyOptions {
 
 export interface ToolPolicy {
   policy: ApprovalPolicy;
+  /** The pin store the definitions are tracked with (server instructions are pinned in it too); none with `definitions`. */
+  pins?: PinStore;
   /** Stops following the servers' tool lists. */
   stop(): void;
 }
@@ -55,5 +57,5 @@ export function createToolPolicy(config: Pick<AppConfig, 'mcp' | 'paths'>, serve
       : { onChange: (alias, tool, change) => report('warn', changeNotice(alias, tool, change)) },
   );
   policy.setDefinitions(tracking.definitions);
-  return { policy, stop: tracking.stop };
+  return { policy, stop: tracking.stop, pins: store };
 }

@@ -30,6 +30,9 @@ export const selectQuitArmed = (state: AppState) => state.quitArmedAt !== undefi
 export const selectApprovalHead = (state: AppState) => state.approvals[0];
 export const selectApprovalCount = (state: AppState) => state.approvals.length;
 export const selectCommandHead = (state: AppState) => state.commands[0];
+export const selectElicitationHead = (state: AppState) => state.elicitations[0];
+export const selectElicitationCount = (state: AppState) => state.elicitations.length;
+export const selectFormUi = (state: AppState) => state.formUi;
 export const selectServerOrder = (state: AppState) => state.order;
 export const selectServers = (state: AppState) => state.servers;
 
@@ -75,7 +78,7 @@ export const selectExpandedIds = (state: AppState) => state.expandedIds;
 export const selectSessionRules = (state: AppState) => state.sessionRules;
 
 /** A frame (tool approval or proposed command) is waiting for the user. */
-export const selectFrameWaiting = (state: AppState) => state.approvals.length > 0 || state.commands.length > 0;
+export const selectFrameWaiting = (state: AppState) => state.approvals.length > 0 || state.commands.length > 0 || state.elicitations.length > 0;
 
 /**
  * Something can be cancelled: an answer streaming, tools or a command running. Only the newest

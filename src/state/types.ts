@@ -9,7 +9,7 @@ import type {
   ToolCallView,
   ToolDecision,
 } from '../services/conversation/types';
-import type { ServerSnapshot, ToolProgress } from '../services/mcp/index';
+import type { ElicitationAnswer, ElicitationForm, ElicitationRequest, FieldInput, ServerSnapshot, ToolProgress } from '../services/mcp/index';
 import type { ContextWindow } from '../services/context/window';
 
 /**
@@ -100,9 +100,50 @@ export interface PendingCommand {
   resolve: (answer: CommandAnswer) => void;
 }
 
+/**
+ * A server's elicitation waiting for the user (a form to fill, a URL to open). The form and the
+ * functions that check it are prepared by the runtime (services/mcp elicitation-form.ts), so the
+ * frame only draws and edits.
+ */
+export interface PendingElicitation {
+  id: string;
+  request: ElicitationRequest;
+  /** Form mode: the fields read from the schema. */
+  form?: ElicitationForm;
+  /** Form mode: the values the fields start with (the schema's defaults). */
+  initial?: FieldInput[];
+  /** Form mode: one problem per field (undefined where fine). */
+  problems?: (inputs: readonly FieldInput[]) => Array<string | undefined>;
+  /** Form mode: the accept answer for these inputs, or undefined while a field has a problem. */
+  accept?: (inputs: readonly FieldInput[]) => ElicitationAnswer | undefined;
+  /** URL mode: why the URL may not be opened (not https or loopback http), if so. */
+  urlProblem?: string;
+  shownAt: number;
+  resolve: (answer: ElicitationAnswer) => void;
+}
+
+/** The form frame's state: which row has the focus, what was entered, what the focused text field holds. */
+export interface FormUi {
+  /** The elicitation id this belongs to; a new head starts fresh. */
+  id: string;
+  /** A field's index, or the number of fields for the button row. */
+  focus: number;
+  inputs: FieldInput[];
+  /** The focused text or number field as a line editor. */
+  editor: EditorState;
+  /** The option under the cursor in the focused choice field. */
+  option: number;
+  /** The button under the cursor on the button row. */
+  button: number;
+  /** Fields whose problem is shown (left once, or everything after an accept that failed). */
+  checked: boolean[];
+}
+
 export interface ToolsSlice {
   approvals: PendingApproval[];
   commands: PendingCommand[];
+  /** Servers' requests for input, one frame at a time, after the approvals. */
+  elicitations: PendingElicitation[];
   /** Session rules added from the frame, for display (`alias__tool`, `alias__*`). */
   sessionRules: string[];
 }
@@ -111,6 +152,8 @@ export interface McpSlice {
   servers: Record<string, ServerSnapshot>;
   /** Display order: config order, then runtime connects. */
   order: string[];
+  /** Whether each server's instructions reach the model: sent, switched off in the config, or changed and held back. */
+  instructionStates: Record<string, 'sent' | 'off' | 'changed'>;
 }
 
 export type Focus = 'input' | 'sidebar' | 'chat';
@@ -189,6 +232,7 @@ export interface UiSlice {
   /** The input with its cursor; `draft` mirrors `editor.text`. */
   editor: EditorState;
   frameUi?: FrameUi;
+  formUi?: FormUi;
   sidebarUi: SidebarUi;
   /** The transcript shows reasoning folded to one line. */
   reasoningCollapsed: boolean;

@@ -4,10 +4,13 @@ import { innerWidth } from './panels/BoxFrame';
 import { CommandFrame, commandParts, layoutCommand } from './panels/CommandFrame';
 import type { FrameParts } from './panels/frameLayout';
 import type { Theme } from '../terminal/theme';
-import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectFrameUi } from '../state/selectors';
+import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectElicitationCount, selectElicitationHead, selectFormUi, selectFrameUi } from '../state/selectors';
+import { ElicitationFrame, layoutForm, layoutLink, type ElicitationLayout } from './panels/ElicitationFrame';
+import { committedInputs, formKey, linkKey, newFormUi } from './keys/formKeys';
+import type { FormUi, PendingElicitation } from '../state/types';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
-import { frameKey, guardEndsAt, isArmed, isTyping, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
+import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
@@ -16,7 +19,7 @@ import { useAppState, useAppStoreApi } from './StoreContext';
 /** What the last drawn frame showed; keys are checked against it. */
 interface ShownFrame {
   id: string;
-  kind: FrameKind;
+  kind: FrameKind | 'elicitation';
   shownAt: number;
   total: number;
   viewport: number;
@@ -37,7 +40,7 @@ function allows(answer: FrameAnswer): boolean {
 }
 
 interface Head {
-  kind: FrameKind;
+  kind: FrameKind | 'elicitation';
   id: string;
   shownAt: number;
   command?: string;
@@ -46,6 +49,8 @@ interface Head {
 function headOf(state: AppState): Head | undefined {
   const approval = state.approvals[0];
   if (approval) return { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt };
+  const elicitation = state.elicitations[0];
+  if (elicitation) return { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt };
   const command = state.commands[0];
   if (command) return { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command };
   return undefined;
@@ -58,7 +63,7 @@ function headOf(state: AppState): Head | undefined {
  */
 function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind'>, width: number, lead: number): FrameUi {
   const id = head.id;
-  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width, head.kind), seenLead: lead };
+  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width, head.kind as FrameKind), seenLead: lead };
   if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenRuns: [], seenWidth: width, seenLead: lead };
   const shift = lead - (frameUi.seenLead ?? 0);
   if (shift === 0) return frameUi;
@@ -78,6 +83,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const commandPosition = useAppState(selectCommandPosition);
   const commandTotal = useAppState(selectCommandTotal);
   const frameUi = useAppState(selectFrameUi);
+  const elicitation = useAppState(selectElicitationHead);
+  const elicitationCount = useAppState(selectElicitationCount);
+  const formUi = useAppState(selectFormUi);
   const shown = useRef<ShownFrame | undefined>(undefined);
   // When the head was first drawn. A frame's key delay counts from then: a command queued behind
   // approvals (or pushed back by one) was queued long before the user sees it.
@@ -86,7 +94,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
 
   const head: Head | undefined = approval
     ? { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt }
-    : command
+    : elicitation
+      ? { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt }
+      : command
       ? { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command }
       : undefined;
   const inner = innerWidth(width);
@@ -110,7 +120,20 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   let armedLater = false;
   let shownAt: number | undefined;
   let guardEnd: number | undefined;
-  if (head) {
+  if (head?.kind === 'elicitation' && elicitation) {
+    const headKey = `${head.kind}:${head.id}`;
+    if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
+    shownAt = Math.max(head.shownAt, drawnSince.current.at);
+    const ui = formUiFor(elicitation, formUi);
+    const early = now - shownAt < APPROVAL_DELAY_MS;
+    const layout = layoutElicitation(elicitation, ui, width, maxHeight, !early);
+    const locked = layout.locked ?? (layout.height > screenRows ? CLIPPED_HINT : undefined);
+    armedLater = early && !locked;
+    shown.current = { id: head.id, kind: 'elicitation', shownAt, total: 0, viewport: 0, width, lead: 0, locked };
+    height = layout.height;
+    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : 'Open this URL?';
+    node = <ElicitationFrame title={title} layout={layout} position={1} count={elicitationCount} width={width} theme={theme} tone={elicitation.urlProblem ? 'warn' : 'accent'} />;
+  } else if (head) {
     const headKey = `${head.kind}:${head.id}`;
     if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
     shownAt = Math.max(head.shownAt, drawnSince.current.at);
@@ -123,7 +146,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
     // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
     const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
-    const context: FrameKeyContext = { kind: head.kind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const context: FrameKeyContext = { kind: head.kind as FrameKind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
     const armed = !locked && isArmed(ui, context, now);
     guardEnd = guardEndsAt(ui, shownAt);
     armedLater = !locked && !armed && now < guardEnd;
@@ -161,8 +184,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       // but typing, which stays in the input.
       return !(key.ctrl || key.meta || isTyping(key));
     }
+    if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
-    let result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    let result = frameKey(ui, key, { kind: current.kind as FrameKind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);
@@ -175,4 +199,44 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   }, KeyPriority.frame);
 
   return { node, height };
+}
+
+/** The form frame's state for this head: its own once keys were pressed, else fresh from the prefilled inputs. */
+function formUiFor(pending: PendingElicitation, formUi: FormUi | undefined): FormUi {
+  if (formUi?.id === pending.id) return formUi;
+  return newFormUi(pending.id, pending.form ?? { fields: [] }, pending.initial ?? []);
+}
+
+function layoutElicitation(pending: PendingElicitation, ui: FormUi, width: number, maxHeight: number, armed: boolean): ElicitationLayout {
+  const request = pending.request;
+  if (request.mode === 'url') return layoutLink({ request, urlProblem: pending.urlProblem, button: ui.button, width, maxHeight, armed });
+  const form = pending.form ?? { fields: [] };
+  const all = pending.problems?.(committedInputs(ui, form)) ?? [];
+  const problems = all.map((problem, index) => (ui.checked[index] ? problem : undefined));
+  return layoutForm({ request, form, ui, problems, width, maxHeight, armed });
+}
+
+/** A key for the elicitation frame at the head of the queue: the pure form / link keys decide. */
+function elicitationKey(state: AppState, key: Parameters<typeof formKey>[1], drawn: ShownFrame, hint: (text: string) => void): boolean {
+  const pending = state.elicitations[0];
+  if (!pending) return false;
+  const ui = formUiFor(pending, state.formUi);
+  if (pending.request.mode === 'url') {
+    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked });
+    if (result.button !== ui.button) state.setFormUi({ ...ui, button: result.button });
+    if (result.hint) hint(result.hint);
+    if (result.answer) state.answerElicitation(result.answer, pending.id);
+    return result.handled;
+  }
+  const form = pending.form ?? { fields: [] };
+  const result = formKey(ui, key, {
+    form,
+    shownAt: drawn.shownAt,
+    problems: pending.problems ?? (() => []),
+    accept: (inputs) => (drawn.locked ? undefined : pending.accept?.(inputs)),
+  });
+  if (result.ui !== ui) state.setFormUi(result.ui);
+  if (result.hint) hint(drawn.locked && !result.answer ? `${result.hint}` : result.hint);
+  if (result.answer) state.answerElicitation(result.answer, pending.id);
+  return result.handled;
 }

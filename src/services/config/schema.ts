@@ -85,6 +85,8 @@ const serverCommon = {
   timeoutMs: positiveInt.optional(),
   connectTimeoutMs: positiveInt.optional(),
   disabled: z.boolean().optional(),
+  /** false: the server's `instructions` are not added to the system prompt (shown in its details all the same). */
+  instructions: z.boolean().optional(),
 };
 
 export const httpServerSchema = z.strictObject({
@@ -143,8 +145,12 @@ export const configSchema = z.strictObject({
       toolTimeoutMs: positiveInt.default(120_000),
       connectTimeoutMs: positiveInt.default(30_000),
       maxToolCallsPerAnswer: positiveInt.default(32),
+      /** Longest server `instructions` added to the system prompt, per server (characters; longer ones are cut). */
+      maxInstructionsChars: positiveInt.default(4_000),
       /** How often an idle HTTP server is pinged to notice that it went away; 0 never pings. */
       pingIntervalMs: z.number().int().min(0).default(30_000),
+      /** Directories offered to servers as roots besides the working directory (and `--add-dir`); `~/` is the home directory. */
+      roots: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

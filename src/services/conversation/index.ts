@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelConfig, StreamChat } from '../broker/types';
 import type { AppConfig } from '../config/load';
 import type { McpService, ServerSnapshot } from '../mcp/index';
+import { withInstructions } from '../mcp/index';
 import type { ToolIndex } from '../tools/names';
 import type { ApprovalPolicy } from '../tools/policy';
 import { extractCommands } from '../shell/extract';
@@ -43,6 +44,8 @@ export interface ConversationDeps {
   config: ConversationConfig;
   /** Replaceable for tests; defaults to the real shell runner. */
   runCommand?: (options: RunOptions) => AsyncGenerator<RunEvent, void, undefined>;
+  /** The servers' instructions for the system prompt (runtime/instructions.ts); none when absent. */
+  serverInstructions?: () => string;
   /** Tool-index problems already shown (renamed or withheld tools): each is reported once. */
   reportedProblems?: Set<string>;
   /** The model's window and the calibrated estimate; without it nothing is measured or compacted. */
@@ -140,7 +143,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           model: input.model,
           index,
           context: deps.context,
-          options: { systemPrompt: config.systemPrompt, useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars },
+          options: { systemPrompt: withInstructions(config.systemPrompt, deps.serverInstructions?.() ?? ''), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars },
           budget: { autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns },
           ...(attempt > 0 ? { force: 'overflow' as const } : {}),
           summarise: { streamChat: deps.streamChat, signal, timeouts, maxRetries: config.broker.maxRetries, ...(deps.env ? { env: deps.env } : {}) },

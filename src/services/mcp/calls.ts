@@ -5,7 +5,8 @@ import { CallClock } from './call-timeout';
 import { flattenResult, toolTurnText } from './flatten';
 import type { ServerSession } from './session';
 import { taskSupportProblem } from './task-support';
-import type { CallToolOptions, ToolCallOutcome } from './types';
+import type { CallToolOptions, ElicitationHandler, ToolCallOutcome } from './types';
+import { offerRequiredUrls, urlElicitationsOf } from './url-required';
 import type { ArgumentValidator } from './validate';
 
 // Every call ends in text for the model, whatever went wrong (docs/ARCHITECTURE.md, Conversation rules). Nothing here throws.
@@ -18,6 +19,8 @@ export interface CallContext {
   validator: ArgumentValidator;
   /** Media types already announced for a server, so the notice appears once. */
   announced: Set<string>;
+  /** Offers the URLs of a URL-required error (-32042) to the user. */
+  elicit?: ElicitationHandler;
 }
 
 function outcome(kind: ToolCallOutcome['kind'], content: string, isError = true, notices?: string[]): ToolCallOutcome {
@@ -94,6 +97,8 @@ export async function callSessionTool(
     // The stream that was to carry the answer ended without it: a transport failure of this call.
     const lost = lostAnswerReason(error);
     if (lost) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${lost}`));
+    const urls = urlElicitationsOf(error, alias);
+    if (urls && urls.length > 0 && context.elicit) return outcome('rpc-error', session.redact(await offerRequiredUrls(urls, context.elicit, options.signal)));
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
   }

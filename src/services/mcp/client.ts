@@ -6,3 +6,4 @@ import './zod-mode';
 // server: never ahead of the first frame.
 export { createMcpManager } from './manager';
 export { mcpOptionsFromConfig } from './options';
+export { openInBrowser } from './options';

@@ -12,6 +12,7 @@ import { watchConnection } from './connection-watch';
 import { endHttpSession } from './session-end';
 import type { Liveness } from './liveness';
 import { processEndLine } from './connect-failure';
+import { clientCapabilities } from './capabilities';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -36,6 +37,8 @@ export interface OpenContext {
   stderr: StderrTail;
   onStderr: () => void;
   listChanged: ListChangedHandlers;
+  /** Registers the handlers of the server-to-client requests (client-requests.ts) before connecting. */
+  prepareClient?: (client: Client) => void;
   /** Static Authorization header value (from authToken/authEnv), if any. */
   bearer?: string;
   oauth?: AishOAuthProvider;
@@ -51,8 +54,10 @@ export interface OpenContext {
   onConnectionLost?: (reason: string) => void;
 }
 
-function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
-  return new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: {}, listChanged });
+function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient'>): Client {
+  const client = new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: clientCapabilities(options.features), listChanged: context.listChanged });
+  context.prepareClient?.(client);
+  return client;
 }
 
 async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
@@ -69,7 +74,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
-    const client = newClient(context.options, context.listChanged);
+    const client = newClient(context.options, context);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
     const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
@@ -97,7 +102,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
 export async function openConnection(spec: SessionSpec, context: OpenContext): Promise<Connection> {
   if (spec.kind === 'builtin') {
     const builtin = await startBuiltinServer({ version: context.options.clientVersion });
-    const client = newClient(context.options, context.listChanged);
+    const client = newClient(context.options, context);
     try {
       await connectClient(client, builtin.transport, context);
     } catch (error) {
@@ -123,7 +128,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     context.onStderr();
   });
-  const client = newClient(context.options, context.listChanged);
+  const client = newClient(context.options, context);
   try {
     await connectClient(client, transport, context);
   } catch (error) {

@@ -11,4 +11,9 @@ export { taskSupportProblem } from './task-support';
 export { aliasFromUrl, CONNECT_USAGE, parseConnectArguments, resolveConnectRequest } from './connect-request';
 export { describeServers, describeTool, describeTools, serverJson, toolJson, toolNotFound } from './describe';
 export { describeTarget } from './target';
+export { acceptAnswer, fieldProblem, formFromSchema, formProblems, initialInput, initialInputs } from './elicitation-form';
+export { answerFromScript, parseElicitationAnswers, scriptedElicitation, type ElicitationAnswers } from './elicitation-answers';
+export { checkOpenableUrl, type UrlCheck } from './url-check';
+export { normalizeRoots } from './roots';
+export { instructionsSection, withInstructions } from './instructions';
 

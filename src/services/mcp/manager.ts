@@ -7,6 +7,9 @@ import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, Tool
 import { McpInputError } from './input-error';
 import { ArgumentValidator } from './validate';
 import { resolveConnectRequest } from './connect-request';
+import { answerServerRequests } from './client-requests';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ElicitationAnswer, ElicitationRequest } from './types';
 
 export { McpInputError };
 export { aliasFromUrl } from './connect-request';
@@ -15,10 +18,37 @@ class McpManager implements McpManagerService {
   private readonly options: ResolvedMcpOptions;
   private readonly sessions = new Map<string, ServerSession>();
   private readonly listeners = new Set<(event: McpEvent) => void>();
-  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set() };
+  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set(), elicit: (request, signal) => this.elicit(request, signal) };
+  private rootDirectories: string[];
 
   constructor(options: McpManagerOptions) {
     this.options = resolveOptions(options);
+    this.rootDirectories = [...this.options.roots];
+  }
+
+  /** Each new client answers `roots/list` and `elicitation/create` (declared in capabilities.ts). */
+  private prepareClient = (alias: string, client: Client): void => {
+    answerServerRequests(client, alias, { features: this.options.features, roots: () => this.rootDirectories, elicit: (request, signal) => this.elicit(request, signal), emit: this.emit });
+  };
+
+  private elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
+    if (this.options.elicit) return this.options.elicit(request, signal);
+    this.emit({ type: 'status', alias: request.alias, level: 'warn', message: `mcp ${request.alias}: asked for input (${request.mode}); declined: nobody is asked here` });
+    return Promise.resolve({ action: 'decline' });
+  }
+
+  roots(): string[] {
+    return [...this.rootDirectories];
+  }
+
+  setRoots(directories: string[]): void {
+    this.rootDirectories = [...directories];
+    if (!this.options.features.roots) return;
+    for (const session of this.sessions.values()) {
+      if (session.snapshot.state !== 'ready') continue;
+      // A server that went away meanwhile is not a problem of the roots change.
+      session.connection?.client.sendRootsListChanged().catch(() => {});
+    }
   }
 
   private emit = (event: McpEvent): void => {
@@ -46,7 +76,7 @@ class McpManager implements McpManagerService {
     const existing = this.sessions.get(alias);
     if (existing && JSON.stringify(existing.spec) === JSON.stringify(spec)) return existing;
     if (existing) void existing.close();
-    const session = new ServerSession(alias, spec, { options: this.options, emit: this.emit });
+    const session = new ServerSession(alias, spec, { options: this.options, emit: this.emit, prepareClient: this.prepareClient });
     this.sessions.set(alias, session);
     return session;
   }

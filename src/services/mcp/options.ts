@@ -2,6 +2,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../config/load';
 import type { SchemaLimits } from '../tools/names';
 import { DEFAULT_PING, type PingOptions } from './liveness';
+import type { ClientFeatures } from './capabilities';
+import type { ElicitationHandler } from './types';
 
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
@@ -42,6 +44,13 @@ export interface McpManagerOptions {
   interactive?: boolean;
   /** fetch for HTTP servers (tests may count requests); defaults to the global fetch. */
   fetch?: FetchLike;
+  /** The directories offered as roots (absolute); default: none, and no roots capability. */
+  roots?: string[];
+  /**
+   * Puts a server's elicitation (a form, a URL to open) in front of the user, or answers it for a
+   * script. Default: every request is declined with a status line saying so.
+   */
+  elicit?: ElicitationHandler;
 }
 
 export interface ResolvedMcpOptions {
@@ -58,6 +67,9 @@ export interface ResolvedMcpOptions {
   confirmOpen: ((url: string, host: string) => Promise<boolean>) | undefined;
   interactive: boolean;
   fetch: FetchLike | undefined;
+  features: ClientFeatures;
+  roots: string[];
+  elicit: ElicitationHandler | undefined;
 }
 
 export const DEFAULT_LIMITS: McpLimits = {
@@ -94,6 +106,10 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     confirmOpen: options.confirmOpen,
     interactive: options.interactive ?? true,
     fetch: options.fetch,
+    // Roots are declared even when empty so that `:roots add` can tell the servers later.
+    features: { roots: options.roots !== undefined, elicitation: true },
+    roots: options.roots ?? [],
+    elicit: options.elicit,
   };
 }
 

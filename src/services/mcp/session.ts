@@ -1,4 +1,4 @@
-import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Client, type Tool } from '@modelcontextprotocol/client';
 import { ConnectAttempt, openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
 import type { Connection } from './connection';
@@ -20,6 +20,8 @@ const MAX_AUTHORIZATION_ROUNDS = 2;
 export interface SessionContext {
   options: ResolvedMcpOptions;
   emit: (event: McpEvent) => void;
+  /** Registers the answers to the server's requests (roots, elicitation) on each new client. */
+  prepareClient?: (alias: string, client: Client) => void;
 }
 
 export class ServerSession {
@@ -97,6 +99,7 @@ export class ServerSession {
       serverName: undefined,
       serverVersion: undefined,
       connectMs: undefined,
+      instructions: undefined,
     });
     if (previous) await previous.close().catch(() => {});
     const started = performance.now();
@@ -115,6 +118,7 @@ export class ServerSession {
         stderr,
         onStderr: () => this.view.scheduleStderrUpdate(),
         listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(attempt, error, tools) } },
+        prepareClient: (client) => this.context.prepareClient?.(this.alias, client),
         bearer,
         oauth,
         track: (transport) => attempt.opening.push(transport),
@@ -170,6 +174,7 @@ export class ServerSession {
       serverName: server?.name,
       serverVersion: server?.version,
       connectMs: Math.round(elapsedMs),
+      instructions: client.getInstructions(),
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
     });

@@ -37,7 +37,37 @@ export interface ServerSnapshot {
   stderr: string[];
   /** Where the user can authorize when state is `needs-auth`. */
   authUrl?: string;
+  /** The server's `instructions` from initialize (raw, unsanitized, uncapped). */
+  instructions?: string;
 }
+
+/** A form the server asks the user to fill (`elicitation/create`, form mode). Raw and unsanitized. */
+export interface FormElicitation {
+  mode: 'form';
+  alias: string;
+  message: string;
+  /** The requested schema: an object of flat primitive properties. */
+  schema: Record<string, unknown>;
+}
+
+/** A page the server asks the user to open (`elicitation/create` in URL mode, or a -32042 error). */
+export interface UrlElicitation {
+  mode: 'url';
+  alias: string;
+  message: string;
+  url: string;
+  elicitationId: string;
+  /** Came with a URL-required error (-32042): the call failed and is worth retrying afterwards. */
+  fromError?: boolean;
+}
+
+export type ElicitationRequest = FormElicitation | UrlElicitation;
+
+/** The user's answer, as `elicitation/create` returns it. */
+export type ElicitationAnswer = { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' };
+
+/** Answers a server's elicitation; `signal` aborts when the server cancels or goes away. */
+export type ElicitationHandler = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
 export interface ToolProgress {
   progress: number;
@@ -72,7 +102,9 @@ export interface ToolCallOutcome {
 export type McpEvent =
   | { type: 'server'; snapshot: ServerSnapshot }
   | { type: 'removed'; alias: string }
-  | { type: 'status'; alias: string; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'status'; alias: string; level: 'info' | 'warn' | 'error'; message: string }
+  /** The server says a URL elicitation finished (`notifications/elicitation/complete`). */
+  | { type: 'elicitation-complete'; alias: string; elicitationId: string };
 
 export interface CallToolOptions {
   signal?: AbortSignal;
@@ -99,6 +131,10 @@ export interface McpService {
    */
   argumentProblem?(alias: string, tool: string, args: Record<string, unknown>): string | undefined;
   close(): Promise<void>;
+  /** The directories offered to servers as roots (`roots/list`). */
+  roots?(): string[];
+  /** Replaces the roots and tells every connected server (`notifications/roots/list_changed`). */
+  setRoots?(directories: string[]): void;
 }
 
 /**
@@ -121,4 +157,19 @@ export interface McpManagerService extends McpService {
   remove(alias: string): Promise<void>;
   /** Resolves once no server is `connecting` or `needs-auth` (or after the timeout). */
   settled(timeoutMs?: number): Promise<ServerSnapshot[]>;
+}
+
+/** One field of an elicitation form, read from the requested schema (elicitation-form.ts). Raw texts. */
+export type FormField = { name: string; title: string; description?: string; required: boolean } & (
+  | { kind: 'text'; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
+  | { kind: 'number'; integer: boolean; minimum?: number; maximum?: number; default?: number }
+  | { kind: 'boolean'; default?: boolean }
+  | { kind: 'choice'; multiple: boolean; options: Array<{ value: string; label: string }>; minItems?: number; maxItems?: number; default?: string[] }
+);
+
+/** What the user has entered: the text typed (text and number fields), a boolean, or the chosen option values. */
+export type FieldInput = string | boolean | string[];
+
+export interface ElicitationForm {
+  fields: FormField[];
 }

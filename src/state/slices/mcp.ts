@@ -5,11 +5,18 @@ import type { AppState } from '../store';
 
 export interface McpActions {
   applyMcpEvent: (event: McpEvent) => void;
+  setInstructionState: (alias: string, state: 'sent' | 'off' | 'changed' | undefined) => void;
 }
 
 export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpActions> = (set) => ({
   servers: {},
   order: [],
+  instructionStates: {},
+  setInstructionState: (alias, state) =>
+    set((current) => {
+      const { [alias]: _old, ...rest } = current.instructionStates;
+      return { instructionStates: state ? { ...rest, [alias]: state } : rest };
+    }),
   applyMcpEvent: (event) =>
     set((state) => {
       switch (event.type) {
@@ -23,6 +30,7 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
           return { servers, order: state.order.filter((alias) => alias !== event.alias) };
         }
         case 'status':
+        case 'elicitation-complete':
           return {};
       }
     }),

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ProposedCommand } from '../../services/conversation/types';
-import type { ToolsSlice } from '../types';
+import type { ElicitationAnswer } from '../../services/mcp/index';
+import type { PendingElicitation, ToolsSlice } from '../types';
 import type { AppState } from '../store';
 
 export interface ToolsActions {
@@ -14,6 +15,12 @@ export interface ToolsActions {
   requestCommand: (command: ProposedCommand) => Promise<CommandAnswer>;
   /** Answers the command at the head of the queue (with `id`: only if it is still that command). */
   answerCommand: (answer: CommandAnswer, id?: string) => void;
+  /** Queues a server's elicitation frame; resolves when the user answers it (or it is withdrawn). */
+  requestElicitation: (pending: Omit<PendingElicitation, 'shownAt' | 'resolve'>) => Promise<ElicitationAnswer>;
+  /** Answers the elicitation at the head of the queue, only if it is still `id`. */
+  answerElicitation: (answer: ElicitationAnswer, id: string) => void;
+  /** Takes an elicitation out of the queue wherever it is (the server cancelled it or finished it), answering `answer`. */
+  withdrawElicitation: (id: string, answer: ElicitationAnswer) => boolean;
   addSessionRule: (rule: string) => void;
   /** Denies everything still waiting (cancel, quit). */
   cancelPending: () => void;
@@ -22,6 +29,7 @@ export interface ToolsActions {
 export const createToolsSlice: StateCreator<AppState, [], [], ToolsSlice & ToolsActions> = (set, get) => ({
   approvals: [],
   commands: [],
+  elicitations: [],
   sessionRules: [],
 
   requestApproval: (request) =>
@@ -44,11 +52,34 @@ export const createToolsSlice: StateCreator<AppState, [], [], ToolsSlice & Tools
     set({ commands: rest.length > 0 && rest[0] ? [{ ...rest[0], shownAt: Date.now() }, ...rest.slice(1)] : [] });
     head.resolve(answer);
   },
+  requestElicitation: (pending) =>
+    new Promise<ElicitationAnswer>((resolve) => {
+      set((state) => ({ elicitations: [...state.elicitations, { ...pending, shownAt: Date.now(), resolve }] }));
+    }),
+  answerElicitation: (answer, id) => {
+    const [head, ...rest] = get().elicitations;
+    if (!head || head.id !== id) return;
+    set({ elicitations: rest.length > 0 && rest[0] ? [{ ...rest[0], shownAt: Date.now() }, ...rest.slice(1)] : [], formUi: undefined });
+    head.resolve(answer);
+  },
+  withdrawElicitation: (id, answer) => {
+    const list = get().elicitations;
+    const index = list.findIndex((pending) => pending.id === id);
+    if (index < 0) return false;
+    const pending = list[index]!;
+    const rest = list.filter((_, at) => at !== index);
+    // The next one (if the head went) counts its key delay from now.
+    if (index === 0 && rest[0]) rest[0] = { ...rest[0], shownAt: Date.now() };
+    set({ elicitations: rest, ...(index === 0 ? { formUi: undefined } : {}) });
+    pending.resolve(answer);
+    return true;
+  },
   addSessionRule: (rule) => set((state) => (state.sessionRules.includes(rule) ? {} : { sessionRules: [...state.sessionRules, rule] })),
   cancelPending: () => {
-    const { approvals, commands } = get();
-    set({ approvals: [], commands: [] });
+    const { approvals, commands, elicitations } = get();
+    set({ approvals: [], commands: [], elicitations: [], formUi: undefined });
     for (const pending of approvals) pending.resolve({ action: 'deny', reason: 'cancelled' });
     for (const pending of commands) pending.resolve({ action: 'skip' });
+    for (const pending of elicitations) pending.resolve({ action: 'cancel' });
   },
 });

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { EditorState, Focus, FrameUi, SidebarUi, UiSlice } from '../types';
+import type { EditorState, Focus, FormUi, FrameUi, SidebarUi, UiSlice } from '../types';
 import type { AppState } from '../store';
 
 export interface UiActions {
@@ -19,6 +19,7 @@ export interface UiActions {
   armQuit: (at: number | undefined) => void;
   setHint: (hint: string | undefined) => void;
   setFrameUi: (frameUi: FrameUi | undefined) => void;
+  setFormUi: (formUi: FormUi | undefined) => void;
   updateSidebarUi: (update: Partial<SidebarUi>) => void;
   toggleReasoning: () => void;
   /** Expands a transcript item (tool result) or folds it again. */
@@ -74,6 +75,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice & UiActions> 
   armQuit: (quitArmedAt) => set({ quitArmedAt }),
   setHint: (hint) => set({ hint }),
   setFrameUi: (frameUi) => set({ frameUi }),
+  setFormUi: (formUi) => set({ formUi }),
   updateSidebarUi: (update) => set((state) => ({ sidebarUi: { ...state.sidebarUi, ...update } })),
   toggleReasoning: () => set((state) => ({ reasoningCollapsed: !state.reasoningCollapsed })),
   toggleExpanded: (id) =>

@@ -25,11 +25,11 @@ interface CompletionCycle {
   index: number;
 }
 
-function completionSources(store: AppStore, env: UiEnv): CompletionSources {
+function completionSources(store: AppStore, env: UiEnv, controller?: AppController): CompletionSources {
   const state = store.getState();
   const tools: string[] = [];
   for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
-  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [] };
+  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [], roots: controller?.roots?.() ?? [] };
 }
 
 export interface InputKeyDeps {
@@ -75,7 +75,7 @@ function complete(deps: InputKeyDeps, editor: EditorState): void {
   }
   // A new completion: whatever an earlier Tab said (candidates, or that there was nothing) is stale.
   clearCompletionHint(deps);
-  const found = findCompletion(text, completionSources(store, deps.env));
+  const found = findCompletion(text, completionSources(store, deps.env, deps.controller));
   if (!found || found.candidates.length === 0) {
     flashHint(store, NOTHING_TO_COMPLETE);
     deps.completionHint = { hint: NOTHING_TO_COMPLETE, text, once: true };

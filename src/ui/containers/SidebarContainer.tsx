@@ -251,13 +251,14 @@ export const DetailsContainer = memo(function DetailsContainer({ width, height, 
   const store = useAppStoreApi();
   const detail = useAppState((state) => state.sidebarUi.detail);
   const server = useAppState((state) => (detail ? state.servers[detail.alias] : undefined));
+  const instructions = useAppState((state) => (detail ? state.instructionStates[detail.alias] : undefined));
   const toolName = detail?.tool;
   const tool = toolName === undefined ? undefined : server?.tools.find((entry) => entry.name === toolName);
   const columns = innerWidth(width);
   const lines = useMemo(() => {
     if (!detail) return [];
-    return toolName === undefined ? serverDetailLines(detail.alias, server, columns) : toolDetailLines(detail.alias, tool, columns);
-  }, [detail?.alias, toolName, tool, server, columns]);
+    return toolName === undefined ? serverDetailLines(detail.alias, server, columns, instructions) : toolDetailLines(detail.alias, tool, columns);
+  }, [detail?.alias, toolName, tool, server, columns, instructions]);
   const rows = toolDetailRows(height);
   useKeys((key) => handleDetailKey(store, key, lines.length, rows), KeyPriority.overlay);
   if (!detail) return null;

@@ -22,6 +22,7 @@ import { useAppState } from '../StoreContext';
 export function keyContext(state: AppState): KeyContext {
   if (state.frameUi && state.frameUi.mode !== 'buttons' && (state.approvals.length > 0 || state.commands.length > 0)) return 'line';
   if (state.approvals.length > 0) return 'approval';
+  if (state.elicitations[0]) return state.elicitations[0].request.mode === 'form' ? 'form' : 'link';
   if (state.commands.length > 0) return 'command';
   if (state.sidebarUi.connect) return 'prompt';
   if (state.focus === 'sidebar' && state.sidebarUi.detail) return 'details';

@@ -85,12 +85,12 @@ function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
 }
 
 /** Why an answer key is not taken now, or undefined when it is. */
-function lockReason(key: KeyEvent, context: FrameKeyContext, ui: FrameUi): string | undefined {
+export function lockReason(key: KeyEvent, context: Pick<FrameKeyContext, 'shownAt'>, ui?: Pick<FrameUi, 'guardKeyAt'>): string | undefined {
   if (key.paste) return 'pasted text never answers a frame';
   if (key.burst) return 'keys typed ahead never answer a frame; press the key again';
   if (key.at < context.shownAt) return 'keys typed before the frame appeared never answer it';
   if (key.at - context.shownAt < APPROVAL_DELAY_MS) return 'the frame just appeared: press the key again';
-  if (guarding(ui, context, key.at)) return 'keys were still arriving: wait a moment, then press the key again';
+  if (ui && key.at < guardEndsAt(ui, context.shownAt)) return 'keys were still arriving: wait a moment, then press the key again';
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import type { KeyEvent } from '../../terminal/keyboard/keys';
  * answer), not the table's.
  */
 
-export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'line' | 'details' | 'prompt';
+export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'form' | 'link' | 'line' | 'details' | 'prompt';
 
 export interface KeyBinding {
   keys: string;
@@ -70,6 +70,19 @@ export const KEYMAP = [
   { where: 'command', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too); a new frame starts on skip, so Enter alone never runs it', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
   { where: 'command', keys: '↑ / ↓ PgUp PgDn', does: 'scroll a long command (it runs once everything has been on screen; Home / End too)', bind: { up: 'frame.scrollUp', down: 'frame.scrollDown', pageup: 'frame.pageUp', pagedown: 'frame.pageDown', home: 'frame.top', end: 'frame.bottom' } },
   { where: 'command', keys: 'paste / other letters', does: 'answer nothing: a pasted, typed-ahead or early key never answers a frame; typing while keys keep arriving (every key restarts the 400 ms guard) goes to the input and stays there', bind: { paste: 'frame.refusePaste', other: 'frame.refuseText' } },
+
+  { where: 'form', keys: '↑ / ↓', does: 'previous / next field; below the last field are the buttons (Tab / Shift+Tab too)', short: '↑↓ field', bind: { up: 'form.previous', down: 'form.next', tab: 'form.next', 'shift+tab': 'form.previous' } },
+  { where: 'form', keys: 'Enter', does: 'next field; on the buttons, press the chosen one (Accept sends the form once every field is valid)', short: 'Enter next', bind: { return: 'form.enter' } },
+  { where: 'form', keys: '← / →', does: 'move between the choices of a choice field, or between the buttons; in a text field, the cursor', bind: { left: 'form.left', right: 'form.right' } },
+  { where: 'form', keys: 'Space', does: 'tick or untick a yes/no field or the choice under the cursor (in a text field: a space)', short: 'Space tick', bind: { ' ': 'form.toggle' } },
+  { where: 'form', keys: 'Esc', does: 'cancel: the server is told you dismissed the form', short: 'Esc cancel', bind: { escape: 'form.cancel' } },
+  { where: 'form', keys: 'paste / other letters', does: 'typed or pasted into a text field (editing keys as in the input); they never press a button', bind: { paste: 'form.paste', other: 'form.type' } },
+
+  { where: 'link', keys: 'o', does: 'open the URL in the browser (only https:, or http: to this machine)', short: 'o open', bind: { o: 'link.open' } },
+  { where: 'link', keys: 'n', does: 'decline: the server is told you will not open it', short: 'n decline', bind: { n: 'link.decline' } },
+  { where: 'link', keys: 'Esc', does: 'cancel: dismiss the request', short: 'Esc cancel', bind: { escape: 'link.cancel' } },
+  { where: 'link', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
+  { where: 'link', keys: 'paste / other letters', does: 'answer nothing: a pasted, typed-ahead or early key never answers a frame', bind: { paste: 'frame.refusePaste', other: 'frame.refuseText' } },
 
   { where: 'line', keys: 'Enter', does: 'deny with the reason typed / run the edited command (also Ctrl+J)', short: 'Enter confirm', bind: { return: 'line.confirm', 'ctrl+j': 'line.confirm' } },
   { where: 'line', keys: 'Esc', does: 'back to the buttons', short: 'Esc back', bind: { escape: 'line.back' } },
@@ -199,6 +212,8 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   edit: 'Editing (the input, the reason and command lines, the connect prompt)',
   approval: 'Tool call frame',
   command: 'Command frame',
+  form: 'Form frame (a server asks for input)',
+  link: 'Link frame (a server asks you to open a URL)',
   line: 'Reason or command line (in a frame)',
   sidebar: 'Sidebar',
   details: 'Tool details',

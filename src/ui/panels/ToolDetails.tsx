@@ -53,7 +53,16 @@ function iconLabel(icon: Record<string, unknown>): string {
 }
 
 /** A server's state, where it runs, why it failed and what it last wrote to stderr, escaped and wrapped. */
-export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number): Line[] {
+const INSTRUCTION_NOTES = {
+  sent: { text: 'added to the system prompt', tone: 'muted' },
+  off: { text: 'not sent to the model (instructions: false in the config)', tone: 'muted' },
+  changed: { text: '▲ changed since first seen: not sent to the model until you accept them (:mcp instructions <alias> accept)', tone: 'warn' },
+} as const;
+
+/** Lines of a server's instructions shown in full (they are at most what the server sent; the view scrolls). */
+const MAX_INSTRUCTION_LINES = 200;
+
+export function serverDetailLines(alias: string, server: ServerSnapshot | undefined, columns: number, instructions?: 'sent' | 'off' | 'changed'): Line[] {
   const lines: Line[] = [];
   pushAll(lines, wrapLine([{ text: sanitizeLabel(alias), tone: 'bold' }], columns));
   if (!server) {
@@ -72,6 +81,15 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
   if (server.authUrl) {
     lines.push([], [{ text: 'sign in here (o in the sidebar opens it in a browser):', tone: 'muted' }]);
     pushAll(lines, wrapLine(signInUrlSegments(server.authUrl), columns));
+  }
+  const text = server.instructions?.trim();
+  if (text) {
+    const note = INSTRUCTION_NOTES[instructions ?? 'sent'];
+    lines.push([], [{ text: 'instructions', tone: 'bold' }]);
+    pushAll(lines, wrapWords(note.text.replace('<alias>', sanitizeLabel(alias)), columns, note.tone));
+    const body = sanitizeStrict(text).split('\n');
+    for (const line of body.slice(0, MAX_INSTRUCTION_LINES)) pushAll(lines, wrapWords(line, columns));
+    if (body.length > MAX_INSTRUCTION_LINES) lines.push([{ text: `… ${body.length - MAX_INSTRUCTION_LINES} more lines (:mcp instructions ${sanitizeLabel(alias)})`, tone: 'muted' }]);
   }
   if (transportLabel(server) === 'stdio') {
     lines.push([]);

@@ -33,7 +33,7 @@ const specs = (contexts: readonly KeyContext[]) =>
 /** The handlers that are action maps, keyed by action id. */
 const ACTION_MAPS = { CORE_ACTIONS, NAVIGATION_ACTIONS, CHAT_ACTIONS, SIDEBAR_ACTIONS, CONNECT_ACTIONS, DETAIL_ACTIONS, INPUT_ACTIONS };
 /** Contexts whose handlers are a switch over the table's actions (tested by running them below). */
-const SWITCH_CONTEXTS: readonly KeyContext[] = ['approval', 'command', 'line', 'edit'];
+const SWITCH_CONTEXTS: readonly KeyContext[] = ['approval', 'command', 'form', 'link', 'line', 'edit'];
 /** Actions of the input context that the line editor carries out (it reads them from the table). */
 const EDITOR_INPUT_ACTIONS: readonly string[] = ['input.send', 'input.newline'];
 
@@ -41,7 +41,7 @@ describe('the key table is the dispatch table', () => {
   it('every spec parses, names a key the entry shows, and finds its own action', () => {
     const label = (base: string) =>
       ({ up: '↑', down: '↓', left: '←', right: '→', return: 'Enter', escape: 'Esc', pageup: 'PgUp', pagedown: 'PgDn', backspace: 'Backspace', delete: 'Delete', home: 'Home', end: 'End', tab: 'Tab', paste: 'paste', other: 'other letters' })[base] ?? (base.length === 1 ? base.toUpperCase() : base);
-    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'line', 'details', 'prompt'])) {
+    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'form', 'link', 'line', 'details', 'prompt'])) {
       const { ctrl, meta, shift, base } = parseSpec(spec);
       const binding = table.find((entry) => entry.where === context && entry.bind[spec] === action)!;
       const shown = `${binding.keys} ${binding.does}`;
@@ -125,6 +125,7 @@ describe('the key table is the dispatch table', () => {
     const files = [
       'src/ui/keys/globalKeys.ts',
       'src/ui/keys/frameKeys.ts',
+      'src/ui/keys/formKeys.ts',
       'src/ui/keys/useKeys.ts',
       'src/ui/containers/InputContainer.tsx',
       'src/ui/containers/SidebarContainer.tsx',

@@ -1,0 +1,21 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+
+// The one place that says what the client offers servers on `initialize`, on every transport
+// (docs/ARCHITECTURE.md, Security invariants: only real capabilities). A server hides tools from a
+// client that does not declare what they need, and a declared capability must work: each entry
+// here has its request handler registered in client-requests.ts.
+
+export interface ClientFeatures {
+  /** `roots/list` is answered and `notifications/roots/list_changed` sent when the roots change. */
+  roots: boolean;
+  /** `elicitation/create` in form and URL mode is put in front of the user (or answered from `--elicitation`). */
+  elicitation: boolean;
+}
+
+export function clientCapabilities(features: ClientFeatures): ClientCapabilities {
+  return {
+    ...(features.roots ? { roots: { listChanged: true } } : {}),
+    // No `applyDefaults`: the form is prefilled with the defaults and what the user clears stays cleared.
+    ...(features.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+  };
+}
