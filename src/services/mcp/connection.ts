@@ -49,10 +49,15 @@ export interface OpenContext {
   onTransportProblem?: (message: string) => void;
   /** The server is gone: a stream could not be resumed or re-opened, or a ping went unanswered. */
   onConnectionLost?: (reason: string) => void;
+  /** Installs the client's own request and notification handlers (sampling, logging) before it connects. */
+  prepareClient?: (client: Client) => void;
 }
 
-function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
-  return new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: {}, listChanged });
+function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers, prepare?: (client: Client) => void): Client {
+  // `sampling` only with someone to answer it (see sampling.ts); never `sampling.tools`.
+  const client = new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: { ...(options.sampling ? { sampling: {} } : {}) }, listChanged });
+  prepare?.(client);
+  return client;
 }
 
 async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
@@ -69,7 +74,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
-    const client = newClient(context.options, context.listChanged);
+    const client = newClient(context.options, context.listChanged, context.prepareClient);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
     const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
@@ -97,7 +102,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
 export async function openConnection(spec: SessionSpec, context: OpenContext): Promise<Connection> {
   if (spec.kind === 'builtin') {
     const builtin = await startBuiltinServer({ version: context.options.clientVersion });
-    const client = newClient(context.options, context.listChanged);
+    const client = newClient(context.options, context.listChanged, context.prepareClient);
     try {
       await connectClient(client, builtin.transport, context);
     } catch (error) {
@@ -123,7 +128,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     context.onStderr();
   });
-  const client = newClient(context.options, context.listChanged);
+  const client = newClient(context.options, context.listChanged, context.prepareClient);
   try {
     await connectClient(client, transport, context);
   } catch (error) {

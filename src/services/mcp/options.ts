@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../config/load';
 import type { SchemaLimits } from '../tools/names';
 import { DEFAULT_PING, type PingOptions } from './liveness';
+import type { SamplingHandler } from './types';
 
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
@@ -36,6 +37,11 @@ export interface McpManagerOptions {
   interactive?: boolean;
   /** fetch for HTTP servers (tests may count requests); defaults to the global fetch. */
   fetch?: FetchLike;
+  /**
+   * Answers servers' sampling requests. Only with it does the client declare `sampling`;
+   * without it (`aish-tui mcp …`) servers see a client that does not sample.
+   */
+  sampling?: SamplingHandler;
 }
 
 export interface ResolvedMcpOptions {
@@ -51,6 +57,7 @@ export interface ResolvedMcpOptions {
   openUrl: (url: string) => Promise<void>;
   interactive: boolean;
   fetch: FetchLike | undefined;
+  sampling: SamplingHandler | undefined;
 }
 
 export const DEFAULT_LIMITS: McpLimits = {
@@ -86,6 +93,7 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     openUrl: options.openUrl ?? openInBrowser,
     interactive: options.interactive ?? true,
     fetch: options.fetch,
+    sampling: options.sampling,
   };
 }
 

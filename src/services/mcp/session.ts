@@ -11,6 +11,8 @@ import { SessionView } from './session-view';
 import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
+import { prepareClient } from './client-handlers';
+import { applyLogLevel, DEFAULT_LOG_LEVEL, ServerLog } from './server-log';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
@@ -33,6 +35,8 @@ export class ServerSession {
   private authorizationRounds = 0;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
   private transportProblem: string | undefined;
+  /** The server's log messages, kept across reconnects (bounded). */
+  private readonly log: ServerLog;
 
   constructor(
     readonly alias: string,
@@ -41,6 +45,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+    this.log = new ServerLog(alias, { entries: (log) => this.view.update({ log }), status: (level, message) => this.view.status(level, message), redact: (text) => this.view.redact(text) });
   }
 
   get snapshot(): ServerSnapshot {
@@ -128,6 +133,7 @@ export class ServerSession {
           if (attempt.current) this.transportProblem = message;
         },
         onConnectionLost: (reason) => this.connectionLost(reason, attempt),
+        prepareClient: (client) => prepareClient(client, { alias: this.alias, options: this.context.options, log: this.log, current: () => attempt.current }),
       });
     })();
     try {
@@ -172,6 +178,9 @@ export class ServerSession {
       connectMs: Math.round(elapsedMs),
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
+    });
+    void applyLogLevel(client, this.config?.logLevel ?? DEFAULT_LOG_LEVEL).then((problem) => {
+      if (problem && attempt.current) this.view.status('warn', `mcp ${this.alias}: ${problem}`);
     });
     return this.snapshot;
   }
