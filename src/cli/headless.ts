@@ -61,6 +61,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
       headless: { allow: args.autoApprove, acceptChangedTools: args.acceptChangedTools },
       interactive: false,
       report: (_level, text) => note(text),
+      sampling: { unattended: args.allowSampling },
     });
   } catch (error) {
     throw new ConfigError([(error as Error).message]);

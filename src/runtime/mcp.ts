@@ -3,7 +3,7 @@
 // most of the app's code, so they load when a front end first asks for a server (the TUI after its
 // first frame), never at start-up.
 import type { AppConfig } from '../services/config/load';
-import type { McpManagerService, ServerSnapshot } from '../services/mcp/index';
+import type { McpManagerService, SamplingHandler, ServerSnapshot } from '../services/mcp/index';
 import { buildToolIndex, type ToolIndex } from '../services/tools/names';
 import { VERSION } from '../version';
 import { lazyMcpManager } from './lazyMcp';
@@ -14,12 +14,18 @@ export interface McpManagerChoice {
    * `-p` and the other `mcp` subcommands report a needed sign-in at once (a script would hang).
    */
   interactive?: boolean;
+  /** Answers servers' sampling requests (the conversation front ends); without it none is declared. */
+  sampling?: SamplingHandler;
 }
 
 export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: McpManagerChoice = {}): McpManagerService {
   return lazyMcpManager(async () => {
     const { createMcpManager, mcpOptionsFromConfig } = await import('../services/mcp/client');
-    return createMcpManager({ ...mcpOptionsFromConfig(config, VERSION, env), ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}) });
+    return createMcpManager({
+      ...mcpOptionsFromConfig(config, VERSION, env),
+      ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}),
+      ...(choice.sampling ? { sampling: choice.sampling } : {}),
+    });
   });
 }
 

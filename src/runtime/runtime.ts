@@ -19,6 +19,7 @@ import type { PinStore } from '../services/tools/pins';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { createSampler, type SamplingPrompter } from './sampling';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -38,6 +39,11 @@ export interface RuntimeOptions {
   headless?: HeadlessRules;
   /** May a server's sign-in open a browser and wait? Default yes (see mcp.ts). */
   interactive?: boolean;
+  /**
+   * Servers' sampling requests (sampling.ts): who asks the person (the TUI), or `unattended`
+   * (`-p --allow-sampling`); `currentModel` is the model in use (default: the config's).
+   */
+  sampling?: { prompter?: SamplingPrompter; unattended?: boolean; currentModel?: () => string };
   /** Replaceable in tests: the broker client, the MCP manager, the pinned definitions. */
   streamChat?: StreamChat;
   mcp?: McpManagerService;
@@ -69,7 +75,16 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
-  const mcp = options.mcp ?? createMcpFor(config, env, options.interactive !== undefined ? { interactive: options.interactive } : {});
+  const sampling = createSampler({
+    config,
+    streamChat,
+    env,
+    currentModel: options.sampling?.currentModel ?? (() => config.defaultModel),
+    ...(options.sampling?.prompter ? { prompter: options.sampling.prompter } : {}),
+    ...(options.sampling?.unattended ? { unattended: true } : {}),
+    report: options.report,
+  });
+  const mcp = options.mcp ?? createMcpFor(config, env, { ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), sampling });
   const { policy, stop } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),

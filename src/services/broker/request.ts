@@ -89,6 +89,7 @@ export function buildBody(request: BrokerRequest, options: BodyOptions): Record<
   if (model.temperature !== undefined) body.temperature = model.temperature;
   if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (request.stop && request.stop.length > 0) body.stop = request.stop;
   return body;
 }
 
