@@ -9,8 +9,9 @@ import type { SamplingPart, SamplingRequest } from '../services/mcp/index';
 export function partPlaceholder(part: SamplingPart): string {
   if (part.type === 'text') return part.text;
   if (part.type === 'other') return `[${part.kind} content not supported]`;
-  // base64: 4 characters carry 3 bytes.
-  const bytes = Math.floor((part.data.length * 3) / 4);
+  // base64: 4 characters carry 3 bytes; each trailing `=` is one byte fewer.
+  const padding = part.data.endsWith('==') ? 2 : part.data.endsWith('=') ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((part.data.length * 3) / 4) - padding);
   return `[${part.mimeType}, ${bytes < 1024 ? `${bytes} B` : `${Math.round(bytes / 1024)} KB`}]`;
 }
 
