@@ -20,6 +20,8 @@ export type ResultReview = { action: 'approve'; text?: string } | { action: 'den
 export interface SamplingPrompter {
   /** Shows the request (with `problem` after an edit that could not be read); resolves with the person's answer, or deny on abort. */
   reviewRequest(request: SamplingRequest, model: string, signal: AbortSignal, problem?: string): Promise<RequestReview>;
+  /** The model starts answering; `cancel` stops it (the person cancelled). */
+  generating(id: string, cancel: () => void): void;
   /** The model's answer so far. */
   streaming(id: string, text: string): void;
   /** Shows the finished answer; resolves with the person's answer, or deny on abort. */
@@ -128,9 +130,15 @@ export function createSampler(deps: SamplerDeps): SamplingHandler {
       } else {
         deps.report('info', `${who}: sampling with ${modelName} without asking (${approved.messages.length} message${approved.messages.length === 1 ? '' : 's'}, up to ${approved.maxTokens} tokens)`);
       }
-      const generated = await generate(approved, signal, (text) => prompter?.streaming(request.id, text));
+      // The person may stop the model (the frame's Cancel); the server may cancel the request.
+      const run = new AbortController();
+      const stop = () => run.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      prompter?.generating(request.id, stop);
+      const generated = await generate(approved, run.signal, (text) => prompter?.streaming(request.id, text)).finally(() => signal.removeEventListener('abort', stop));
       if ('error' in generated) {
         if (signal.aborted) return deny('cancelled by the server', INTERNAL_ERROR);
+        if (run.signal.aborted) return deny('the user cancelled the sampling request');
         deps.report('error', `${who}: sampling failed: ${generated.error}`);
         return deny(`the model failed: ${generated.error}`, INTERNAL_ERROR);
       }

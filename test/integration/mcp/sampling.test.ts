@@ -37,6 +37,7 @@ function recordingPrompter(answers: { request: RequestReview[]; result: ResultRe
       seen.requests.push(request);
       return answers.request.shift() ?? { action: 'deny' };
     },
+    generating: () => {},
     streaming: (_id, text) => seen.streamed.push(text),
     reviewResult: async (_id, result) => {
       seen.results.push(result);
