@@ -3,6 +3,7 @@ import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
 import { GLYPH, stderrLine, transportLabel } from './Sidebar';
 import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
+import { serverLogLines } from './serverLog';
 import type { Theme } from '../../terminal/theme';
 
 /** Everything known about one tool, escaped and wrapped to `columns`. */
@@ -77,6 +78,7 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
       for (const line of server.stderr) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
     }
   }
+  lines.push(...serverLogLines(server.log, columns));
   return lines;
 }
 
