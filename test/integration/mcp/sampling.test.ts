@@ -185,3 +185,25 @@ describe.each(['stdio', 'http'] as const)('logging against server-everything ove
     expect(events.length).toBeGreaterThan(0);
   });
 });
+
+describe('logging/setLevel', () => {
+  it("asks a server that declares logging for the configured level (default warning), once it is ready", async () => {
+    const bodies: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      if (typeof init?.body === 'string') bodies.push(init.body);
+      return fetch(input, init);
+    };
+    const levels = () => bodies.flatMap((body) => {
+      const message = JSON.parse(body) as { method?: string; params?: { level?: string } };
+      return message.method === 'logging/setLevel' ? [message.params?.level] : [];
+    });
+    current = testManager({ fetch: recording });
+    expect((await current.manager.connect('everything', { url: http.url })).state).toBe('ready');
+    const deadline = Date.now() + 5_000;
+    while (levels().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(levels()).toEqual(['warning']);
+    await current.manager.connect('everything', { url: http.url, logLevel: 'error' });
+    while (levels().length < 2 && Date.now() < deadline + 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(levels()).toEqual(['warning', 'error']);
+  });
+});
