@@ -41,6 +41,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
       { name: 'connect', usage: ':mcp connect <url> [alias] [flags]', help: 'connect an HTTP server now (alias from the host name when omitted); flags: --sse or --http force a transport, --token-env VAR sends $VAR as Bearer token' },
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
+      { name: 'log', usage: ':mcp log <alias>', help: "the server's last log messages (notifications/message, at mcp.servers.<alias>.logLevel and worse)", args: ['alias'] },
     ],
   },
 ];
@@ -187,6 +188,12 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         const snapshot = await host.mcp.reconnect(rest[0]);
         return reportConnect(snapshot, out);
       }
+      case 'log': {
+        if (!rest[0]) return out(['usage: :mcp log <alias>'], 'error');
+        const server = host.mcp.servers().find((candidate) => candidate.alias === rest[0]);
+        if (!server) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
+        return out(describeServerLog(server));
+      }
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');
     }
@@ -194,6 +201,18 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
     const message = error instanceof McpInputError ? error.message : `mcp: ${(error as Error).message}`;
     out([message], 'error');
   }
+}
+
+/** Entries `:mcp log` shows, newest last. */
+const LOG_LINES = 50;
+
+/** A server's log as plain lines (the chat view sanitizes status lines when it draws them). */
+function describeServerLog(server: ServerSnapshot): string[] {
+  const log = server.log ?? [];
+  if (log.length === 0) return [`mcp ${server.alias}: no log messages (a server logs only if it declares logging; level: its logLevel, default warning)`];
+  const shown = log.slice(-LOG_LINES);
+  const time = (at: number) => new Date(at).toTimeString().slice(0, 8);
+  return [`mcp ${server.alias}: last ${shown.length} of ${log.length} log messages`, ...shown.map((entry) => `${time(entry.at)} ${entry.level}${entry.logger ? ` [${entry.logger}]` : ''} ${entry.text}`)];
 }
 
 /** Runs one `:command` line. Never throws: problems are shown as error lines. */

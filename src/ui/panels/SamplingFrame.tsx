@@ -128,7 +128,8 @@ export function layoutSampling({ parts, stage, width, maxHeight, ui, armed }: Sa
     const room = Math.max(1, Math.min(EDIT_ROWS, Math.floor((maxHeight - 4) / 2)));
     const top = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
     const help: Line = [{ text: truncate('Enter use the edit · Ctrl+J new line · Esc back', inner), tone: 'muted' }];
-    footer = [...rows.slice(top, top + room), help];
+    const label: Line = [{ text: truncate(stage === 'request' ? 'edit the request (### sections; media parts stay as they are):' : 'edit the answer:', inner), tone: 'accent' }];
+    footer = [label, ...rows.slice(top, top + room), help];
     compactFooter = rows.slice(cursorRow, cursorRow + 1);
   } else {
     footer = buttonRows(buttons, ui.button, armed, inner);
