@@ -11,8 +11,7 @@ import { SessionView } from './session-view';
 import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
-import { prepareClient } from './client-handlers';
-import { applyLogLevel, DEFAULT_LOG_LEVEL, ServerLog } from './server-log';
+import { ClientHandlers } from './client-handlers';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
@@ -35,8 +34,8 @@ export class ServerSession {
   private authorizationRounds = 0;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
   private transportProblem: string | undefined;
-  /** The server's log messages, kept across reconnects (bounded). */
-  private readonly log: ServerLog;
+  /** Sampling requests and log messages from the server (client-handlers.ts). */
+  private readonly handlers: ClientHandlers;
 
   constructor(
     readonly alias: string,
@@ -45,7 +44,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
-    this.log = new ServerLog(alias, { entries: (log) => this.view.update({ log }), status: (level, message) => this.view.status(level, message), redact: (text) => this.view.redact(text) });
+    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
   }
 
   get snapshot(): ServerSnapshot {
@@ -133,7 +132,7 @@ export class ServerSession {
           if (attempt.current) this.transportProblem = message;
         },
         onConnectionLost: (reason) => this.connectionLost(reason, attempt),
-        prepareClient: (client) => prepareClient(client, { alias: this.alias, options: this.context.options, log: this.log, current: () => attempt.current }),
+        prepareClient: (client) => this.handlers.prepare(client, () => attempt.current),
       });
     })();
     try {
@@ -179,9 +178,7 @@ export class ServerSession {
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
     });
-    void applyLogLevel(client, this.config?.logLevel ?? DEFAULT_LOG_LEVEL).then((problem) => {
-      if (problem && attempt.current) this.view.status('warn', `mcp ${this.alias}: ${problem}`);
-    });
+    this.handlers.ready(client, () => attempt.current);
     return this.snapshot;
   }
 
