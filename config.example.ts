@@ -47,6 +47,10 @@ const config: AishConfigInput = {
         // timeoutMs: 120000,           // per tool call
         // connectTimeoutMs: 30000,     // handshake and tool list
         // disabled: true,              // keep it in the file, do not connect
+        // logLevel: 'warning',         // logging/setLevel: debug info notice warning error critical alert emergency
+        // The server's sampling requests (it asks your model for an answer); unset keys come from
+        // mcp.sampling. autoApprove answers without the frame: only for servers you trust.
+        // sampling: { enabled: true, autoApprove: false, maxTokens: 1024, perMinute: 5 },
       },
       // A server that answers 401 with OAuth metadata gets OAuth with PKCE; all of this is optional.
       notes: {
@@ -88,6 +92,11 @@ const config: AishConfigInput = {
     roots: ['~/projects/shared-notes'],
     // Servers' instructions go into the system prompt under a heading each, cut at this many characters.
     maxInstructionsChars: 4_000,
+    // Servers' sampling requests (README "Sampling"): each is shown for approval, answered by
+    // `model` (a name from `models`; default: the model in use), and its answer shown again before
+    // it goes back. A larger maxTokens is lowered to this; more requests per server per minute are
+    // refused. `-p` refuses them unless --allow-sampling.
+    sampling: { /* model: 'local', */ maxTokens: 4096, perMinute: 10 },
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.

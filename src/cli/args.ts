@@ -15,6 +15,8 @@ export interface CliArgs {
   outputFormat: 'text' | 'json' | 'stream-json';
   autoApprove: string[];
   allowCmd: boolean;
+  /** Headless: answer servers' sampling requests with the model without asking (within the limits). */
+  allowSampling: boolean;
   /** Headless: a tool whose definition changed since it was pinned is accepted (re-pinned) instead of denied. */
   acceptChangedTools: boolean;
   maxToolDepth?: number;
@@ -63,6 +65,9 @@ Headless (no UI, for scripts):
       --auto-approve <rule>   allow tool calls matching alias__tool or alias__*
                               (repeatable); everything else is denied
       --allow-cmd             run proposed CMD: lines (otherwise only reported)
+      --allow-sampling        answer MCP servers' sampling requests with the model,
+                              within the limits, saying on stderr what was sampled
+                              (otherwise they are refused)
       --accept-changed-tools  run allowed tools whose definition changed since it was
                               first seen (otherwise such calls are denied)
       --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
@@ -104,6 +109,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'output-format': { type: 'string' },
         'auto-approve': { type: 'string', multiple: true },
         'allow-cmd': { type: 'boolean' },
+        'allow-sampling': { type: 'boolean' },
         'accept-changed-tools': { type: 'boolean' },
         'max-tool-depth': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
@@ -156,6 +162,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     outputFormat,
     autoApprove: values['auto-approve'] ?? [],
     allowCmd: values['allow-cmd'] ?? false,
+    allowSampling: values['allow-sampling'] ?? false,
     acceptChangedTools: values['accept-changed-tools'] ?? false,
     maxToolDepth,
     continueLast: values.continue ?? false,

@@ -65,6 +65,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
       interactive: false,
       elicit,
       report: (_level, text) => note(text),
+      sampling: { unattended: args.allowSampling },
     });
   } catch (error) {
     throw new ConfigError([(error as Error).message]);

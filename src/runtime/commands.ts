@@ -50,6 +50,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
       { name: 'instructions', usage: ':mcp instructions <alias> [accept]', help: "a server's instructions and whether the model gets them; accept: send changed ones from now on", args: ['alias', ['accept']] },
+      { name: 'log', usage: ':mcp log <alias>', help: "the server's last log messages (notifications/message, at mcp.servers.<alias>.logLevel and worse)", args: ['alias'] },
     ],
   },
   {
@@ -220,6 +221,12 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
       }
       case 'instructions':
         return instructionsCommand(rest, host, out);
+      case 'log': {
+        if (!rest[0]) return out(['usage: :mcp log <alias>'], 'error');
+        const server = host.mcp.servers().find((candidate) => candidate.alias === rest[0]);
+        if (!server) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
+        return out(describeServerLog(server));
+      }
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');
     }
@@ -249,6 +256,18 @@ function instructionsCommand(words: string[], host: CommandHost, out: (lines: st
   if (verb !== undefined) return out(['usage: :mcp instructions <alias> [accept]'], 'error');
   const state = host.instructions?.stateOf(alias);
   return out([`mcp ${alias} instructions (${state ? INSTRUCTION_STATES[state].replace('<alias>', alias) : 'not sent'}):`, ...text.split('\n')]);
+}
+
+/** Entries `:mcp log` shows, newest last. */
+const LOG_LINES = 50;
+
+/** A server's log as plain lines (the chat view sanitizes status lines when it draws them). */
+function describeServerLog(server: ServerSnapshot): string[] {
+  const log = server.log ?? [];
+  if (log.length === 0) return [`mcp ${server.alias}: no log messages (a server logs only if it declares logging; level: its logLevel, default warning)`];
+  const shown = log.slice(-LOG_LINES);
+  const time = (at: number) => new Date(at).toTimeString().slice(0, 8);
+  return [`mcp ${server.alias}: last ${shown.length} of ${log.length} log messages`, ...shown.map((entry) => `${time(entry.at)} ${entry.level}${entry.logger ? ` [${entry.logger}]` : ''} ${entry.text}`)];
 }
 
 /** Runs one `:command` line. Never throws: problems are shown as error lines. */

@@ -3,7 +3,7 @@
 // most of the app's code, so they load when a front end first asks for a server (the TUI after its
 // first frame), never at start-up.
 import type { AppConfig } from '../services/config/load';
-import { normalizeRoots, type ElicitationHandler, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
+import { normalizeRoots, type ElicitationHandler, type SamplingHandler, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { buildToolIndex, type ToolIndex } from '../services/tools/names';
 import { VERSION } from '../version';
 import { lazyMcpManager } from './lazyMcp';
@@ -20,6 +20,8 @@ export interface McpManagerChoice {
   elicit?: ElicitationHandler;
   /** The working directory: the first root (default: the process's). */
   cwd?: string;
+  /** Answers servers' sampling requests (the conversation front ends); without it none is declared. */
+  sampling?: SamplingHandler;
 }
 
 /** The roots servers are offered at start: the working directory, then `mcp.roots` (with `--add-dir`). */
@@ -36,6 +38,7 @@ export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: 
       ...(choice.interactive !== undefined ? { interactive: choice.interactive } : {}),
       ...(choice.elicit ? { elicit: choice.elicit } : {}),
       ...(choice.confirmOpen ? { confirmOpen: choice.confirmOpen } : {}),
+      ...(choice.sampling ? { sampling: choice.sampling } : {}),
     });
   });
 }

@@ -22,6 +22,7 @@ import { createSessionLogger, type ResumeChoice, type SessionLogger } from './se
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
+import { createSampler, type SamplingPrompter } from './sampling';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -45,6 +46,11 @@ export interface RuntimeOptions {
   elicit?: ElicitationHandler;
   /** Told when a server's instructions are sent, switched off or held back as changed (the TUI's details view). */
   onInstructions?: (alias: string, state: InstructionState | undefined) => void;
+  /**
+   * Servers' sampling requests (sampling.ts): who asks the person (the TUI), or `unattended`
+   * (`-p --allow-sampling`); `currentModel` is the model in use (default: the config's).
+   */
+  sampling?: { prompter?: SamplingPrompter; unattended?: boolean; currentModel?: () => string };
   /** Replaceable in tests: the broker client, the MCP manager, the pinned definitions. */
   streamChat?: StreamChat;
   mcp?: McpManagerService;
@@ -91,9 +97,18 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
+  const sampling = createSampler({
+    config,
+    streamChat,
+    env,
+    currentModel: options.sampling?.currentModel ?? (() => config.defaultModel),
+    ...(options.sampling?.prompter ? { prompter: options.sampling.prompter } : {}),
+    ...(options.sampling?.unattended ? { unattended: true } : {}),
+    report: options.report,
+  });
   const mcp =
     options.mcp ??
-    createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}) });
+    createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}), sampling });
   const { policy, stop, pins: trackedPins } = createToolPolicy(config, mcp, {
     report: options.report,
     ...(options.headless ? { headless: options.headless } : {}),

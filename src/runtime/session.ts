@@ -27,6 +27,7 @@ import { createRuntime } from './runtime';
 import { createTakeBack, showOpenedHistory } from './take-back';
 import { runJob, type Job, type TurnContext } from './turns';
 import { elicitInStore } from './elicitation';
+import { storeSamplingPrompter } from './sampling-prompter';
 
 export interface SessionOptions {
   config: AppConfig;
@@ -74,6 +75,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
+    sampling: { prompter: storeSamplingPrompter(store), currentModel: () => store.getState().modelName },
   });
   const { mcp } = runtime;
   let modelName = config.defaultModel;

@@ -77,8 +77,8 @@ export const selectReasoningCollapsed = (state: AppState) => state.reasoningColl
 export const selectExpandedIds = (state: AppState) => state.expandedIds;
 export const selectSessionRules = (state: AppState) => state.sessionRules;
 
-/** A frame (tool approval or proposed command) is waiting for the user. */
-export const selectFrameWaiting = (state: AppState) => state.approvals.length > 0 || state.commands.length > 0 || state.elicitations.length > 0;
+/** A frame (tool approval, proposed command, server's form or link, sampling request) is waiting for the user. */
+export const selectFrameWaiting = (state: AppState) => state.approvals.length > 0 || state.commands.length > 0 || state.elicitations.length > 0 || state.samplings.length > 0;
 
 /**
  * Something can be cancelled: an answer streaming, tools or a command running. Only the newest

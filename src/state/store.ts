@@ -3,9 +3,10 @@ import { createChatSlice, type ChatActions } from './slices/chat';
 import { createMcpSlice, type McpActions } from './slices/mcp';
 import { createToolsSlice, type ToolsActions } from './slices/tools';
 import { createUiSlice, type UiActions } from './slices/ui';
+import { createSamplingSlice, type SamplingActions, type SamplingSlice } from './slices/sampling';
 import type { ChatSlice, McpSlice, ToolsSlice, UiSlice } from './types';
 
-export type AppState = ChatSlice & ChatActions & ToolsSlice & ToolsActions & McpSlice & McpActions & UiSlice & UiActions;
+export type AppState = ChatSlice & ChatActions & ToolsSlice & ToolsActions & McpSlice & McpActions & UiSlice & UiActions & SamplingSlice & SamplingActions;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreOptions {
@@ -20,6 +21,7 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
     ...createToolsSlice(...args),
     ...createMcpSlice(...args),
     ...createUiSlice(...args),
+    ...createSamplingSlice(...args),
   }));
   store.setState({
     ...(options.modelName !== undefined ? { modelName: options.modelName } : {}),

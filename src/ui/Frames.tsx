@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApprovalFrame, approvalParts, layoutApproval } from './panels/ApprovalFrame';
 import { innerWidth } from './panels/BoxFrame';
 import { CommandFrame, commandParts, layoutCommand } from './panels/CommandFrame';
+import { layoutSampling, SamplingFrame, samplingParts } from './panels/SamplingFrame';
+import type { PendingSampling } from '../state/slices/sampling';
 import type { FrameParts } from './panels/frameLayout';
 import type { Theme } from '../terminal/theme';
 import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectElicitationCount, selectElicitationHead, selectFormUi, selectFrameUi } from '../state/selectors';
@@ -34,9 +36,17 @@ interface ShownFrame {
 const BROKEN_HINT = 'this could not be shown: it can only be denied';
 const CLIPPED_HINT = 'frame cut off: resize to allow, or n to deny';
 
-/** The answer lets something run. */
+/** The answer lets something run (or go to the model, or back to a server). */
 function allows(answer: FrameAnswer): boolean {
+  if (answer.kind === 'sampling') return answer.answer.action === 'approve';
   return answer.kind === 'approval' ? answer.answer.action === 'allow' : answer.answer.action === 'run';
+}
+
+const SAMPLING_KIND = { request: 'samplingRequest', running: 'samplingRunning', result: 'samplingResult' } as const;
+
+/** A sampling frame, once no tool-call or command frame waits (those came first, or belong to the turn in front). */
+function samplingHead(sampling: PendingSampling): Head {
+  return { kind: SAMPLING_KIND[sampling.stage], id: sampling.frameId, shownAt: sampling.shownAt, command: sampling.editText };
 }
 
 interface Head {
@@ -53,6 +63,8 @@ function headOf(state: AppState): Head | undefined {
   if (elicitation) return { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt };
   const command = state.commands[0];
   if (command) return { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command };
+  const sampling = state.samplings[0];
+  if (sampling) return samplingHead(sampling);
   return undefined;
 }
 
@@ -86,6 +98,8 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const elicitation = useAppState(selectElicitationHead);
   const elicitationCount = useAppState(selectElicitationCount);
   const formUi = useAppState(selectFormUi);
+  const sampling = useAppState((state) => state.samplings[0]);
+  const samplingCount = useAppState((state) => state.samplings.length);
   const shown = useRef<ShownFrame | undefined>(undefined);
   // When the head was first drawn. A frame's key delay counts from then: a command queued behind
   // approvals (or pushed back by one) was queued long before the user sees it.
@@ -98,7 +112,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       ? { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt }
       : command
       ? { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command }
-      : undefined;
+      : sampling
+        ? samplingHead(sampling)
+        : undefined;
   const inner = innerWidth(width);
   const call = approval?.request.call;
   const commandText = command?.command.command;
@@ -106,13 +122,17 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     try {
       if (call) return { parts: approvalParts(call, inner), broken: false };
       if (commandText !== undefined) return { parts: commandParts(commandText, inner), broken: false };
+      if (sampling) {
+        const view = { request: sampling.request, model: sampling.model, stage: sampling.stage, text: sampling.text, ...(sampling.result?.stopReason ? { stopReason: sampling.result.stopReason } : {}), ...(sampling.problem ? { problem: sampling.problem } : {}) };
+        return { parts: samplingParts(view, inner), broken: false };
+      }
       return { parts: { header: [], body: [] }, broken: false };
     } catch (error) {
       // Never approve what could not be shown: the allow keys stay locked, deny still works.
       const message = error instanceof Error ? error.message : String(error);
-      return { parts: { header: [[{ text: `this ${call ? 'call' : 'command'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
+      return { parts: { header: [[{ text: `this ${call ? 'call' : commandText !== undefined ? 'command' : 'request'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
     }
-  }, [call, commandText, inner]);
+  }, [call, commandText, sampling, inner]);
 
   const now = Date.now();
   let node: ReactNode = null;
@@ -138,7 +158,11 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     if (drawnSince.current?.key !== headKey) drawnSince.current = { key: headKey, at: now };
     shownAt = Math.max(head.shownAt, drawnSince.current.at);
     const layoutFor = (ui: FrameUi, armed: boolean) =>
-      head.kind === 'approval' ? layoutApproval({ parts, width, maxHeight, ui, armed }) : layoutCommand({ parts, width, maxHeight, ui, armed });
+      head.kind === 'approval'
+        ? layoutApproval({ parts, width, maxHeight, ui, armed })
+        : head.kind === 'command'
+          ? layoutCommand({ parts, width, maxHeight, ui, armed })
+          : layoutSampling({ parts, stage: sampling?.stage ?? 'request', width, maxHeight, ui, armed });
     // Whether header rows scroll with the body depends on the sizes, not on the scroll position.
     const lead = layoutFor(uiFor(frameUi, head, width, 0), false).leadRows;
     const ui = uiFor(frameUi, head, width, lead);
@@ -158,8 +182,10 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       const count = Math.max(request.count, approvalCount);
       const position = request.count >= approvalCount ? request.position : 1;
       node = <ApprovalFrame call={call} position={position} count={count} width={width} layout={layout} theme={theme} />;
-    } else {
+    } else if (command) {
       node = <CommandFrame position={commandPosition} count={commandTotal} width={width} layout={layout} theme={theme} />;
+    } else if (sampling) {
+      node = <SamplingFrame stage={sampling.stage} position={1} count={samplingCount} width={width} layout={layout} theme={theme} />;
     }
   } else {
     shown.current = undefined;
@@ -193,7 +219,8 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     if (result.answer) {
       state.setFrameUi(undefined);
       if (result.answer.kind === 'approval') state.answerApproval(result.answer.answer, current.id);
-      else state.answerCommand(result.answer.answer, current.id);
+      else if (result.answer.kind === 'command') state.answerCommand(result.answer.answer, current.id);
+      else state.answerSampling(result.answer.answer, current.id);
     }
     return result.handled;
   }, KeyPriority.frame);

@@ -6,11 +6,11 @@ describe('command-line parsing', () => {
   it('reads every flag', () => {
     const args = parseCliArgs([
       '--config', 'c.ts', '-m', 'local', '--base-url', 'http://h/v1', '--api-key-env', 'K', '--mcp-config', 'a.json', '--mcp-config', 'b.json',
-      '-p', 'hi', '--output-format', 'stream-json', '--auto-approve', 'builtin__*', '--allow-cmd', '--max-tool-depth', '3', '--json', '--no-sidebar',
+      '-p', 'hi', '--output-format', 'stream-json', '--auto-approve', 'builtin__*', '--allow-cmd', '--allow-sampling', '--max-tool-depth', '3', '--json', '--no-sidebar',
     ]);
     expect(args).toMatchObject({
       config: 'c.ts', model: 'local', baseUrl: 'http://h/v1', apiKeyEnv: 'K', mcpConfig: ['a.json', 'b.json'], print: 'hi',
-      outputFormat: 'stream-json', autoApprove: ['builtin__*'], allowCmd: true, maxToolDepth: 3, json: true, noSidebar: true,
+      outputFormat: 'stream-json', autoApprove: ['builtin__*'], allowCmd: true, allowSampling: true, maxToolDepth: 3, json: true, noSidebar: true,
     });
     expect(parseCliArgs(['mcp', 'tool', 'builtin__calculator']).command).toEqual(['mcp', 'tool', 'builtin__calculator']);
     expect(parseCliArgs(['-c']).continueLast).toBe(true);
@@ -43,7 +43,7 @@ describe('command-line parsing', () => {
   });
 
   it('documents every flag in --help', () => {
-    for (const flag of ['--help', '--version', '--config', '--model', '--base-url', '--api-key-env', '--mcp-config', '--continue', '--resume', '--print', '--output-format', '--auto-approve', '--allow-cmd', '--max-tool-depth', '--json', '--no-sidebar', 'mcp list', 'mcp tools', 'mcp tool', 'mcp call']) {
+    for (const flag of ['--help', '--version', '--config', '--model', '--base-url', '--api-key-env', '--mcp-config', '--continue', '--resume', '--print', '--output-format', '--auto-approve', '--allow-cmd', '--allow-sampling', '--max-tool-depth', '--json', '--no-sidebar', 'mcp list', 'mcp tools', 'mcp tool', 'mcp call']) {
       expect(USAGE, flag).toContain(flag);
     }
   });

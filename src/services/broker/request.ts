@@ -98,6 +98,7 @@ export function buildBody(request: BrokerRequest, options: BodyOptions): Record<
   if (model.temperature !== undefined) body.temperature = model.temperature;
   if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (request.stop && request.stop.length > 0) body.stop = request.stop;
   // Pass-through parameters as configured; the schema keeps them off the keys written above
   // (RESERVED_PARAMS), and they win over the `temperature` / `maxTokens` shorthands.
   for (const [key, value] of Object.entries(model.params ?? {})) {

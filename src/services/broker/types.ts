@@ -4,10 +4,16 @@ import type { ContextOverflow } from '../context/overflow';
 /** A model from the registry, as the broker needs it. */
 export type ModelConfig = ResolvedModel;
 
+/** A part of a user message with media (servers' sampling requests may carry images or audio). */
+export type WireContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: string } };
+
 /** OpenAI chat-completions message shapes as sent on the wire. */
 export type WireMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
   | {
       role: 'assistant';
       content: string | null;
@@ -69,6 +75,8 @@ export interface BrokerRequest {
   messages: WireMessage[];
   /** Omitted from the request body when empty: some servers reject `"tools": []`. */
   tools?: ToolSpec[];
+  /** Stop sequences (`stop`), omitted when empty. */
+  stop?: string[];
   signal?: AbortSignal;
   timeouts?: Partial<BrokerTimeouts>;
   maxRetries?: number;

@@ -209,6 +209,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<AppConfig> 
   const raw = file ? await importConfigModule(file, label) : {};
   const parsed = parseConfig(raw, label);
   const { models, selected } = resolveModels(parsed, cli, env, label);
+  const samplingModel = parsed.mcp.sampling.model;
+  if (samplingModel !== undefined && !models[samplingModel]) {
+    throw new ConfigError([`${label}: mcp.sampling.model: no model named ${JSON.stringify(samplingModel)} (configured: ${Object.keys(models).join(', ') || '(none)'})`]);
+  }
   return {
     ...parsed,
     models,

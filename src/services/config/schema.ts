@@ -81,12 +81,28 @@ export const modelSchema = z.strictObject({
   inlineReasoning: z.boolean().optional(),
 });
 
+/** MCP log levels, least severe first (`logging/setLevel`). */
+export const LOG_LEVEL_NAMES = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** How one server may use the model (sampling); unset keys take `mcp.sampling`'s. */
+const serverSamplingSchema = z.strictObject({
+  /** false: this server's sampling requests are refused without asking. */
+  enabled: z.boolean().optional(),
+  /** Requests are answered without a frame (still within the limits). Only for servers you trust. */
+  autoApprove: z.boolean().optional(),
+  maxTokens: positiveInt.optional(),
+  perMinute: positiveInt.optional(),
+});
+
 const serverCommon = {
   timeoutMs: positiveInt.optional(),
   connectTimeoutMs: positiveInt.optional(),
   disabled: z.boolean().optional(),
   /** false: the server's `instructions` are not added to the system prompt (shown in its details all the same). */
   instructions: z.boolean().optional(),
+  /** The least severe log messages the server is asked to send (if it declares logging). */
+  logLevel: z.enum(LOG_LEVEL_NAMES).optional(),
+  sampling: serverSamplingSchema.optional(),
 };
 
 export const httpServerSchema = z.strictObject({
@@ -151,6 +167,17 @@ export const configSchema = z.strictObject({
       pingIntervalMs: z.number().int().min(0).default(30_000),
       /** Directories offered to servers as roots besides the working directory (and `--add-dir`); `~/` is the home directory. */
       roots: z.array(z.string().min(1)).default([]),
+      /** Servers' sampling requests: which model answers them, and the limits every server gets. */
+      sampling: z
+        .strictObject({
+          /** A name from `models`; default: the model in use. */
+          model: z.string().min(1).optional(),
+          /** The most tokens one request may ask for; a larger `maxTokens` is lowered to this. */
+          maxTokens: positiveInt.default(4096),
+          /** Requests per server per minute; more are refused. */
+          perMinute: positiveInt.default(10),
+        })
+        .prefault({}),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

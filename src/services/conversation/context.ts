@@ -93,7 +93,7 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
 
   const pushUser = (content: string) => {
     const last = wire[wire.length - 1];
-    if (last && last.role === 'user') last.content = joinBlocks(last.content, content);
+    if (last && last.role === 'user' && typeof last.content === 'string') last.content = joinBlocks(last.content, content);
     else wire.push({ role: 'user', content });
   };
   const flushTools = () => {

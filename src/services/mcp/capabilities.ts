@@ -10,6 +10,8 @@ export interface ClientFeatures {
   roots: boolean;
   /** `elicitation/create` in form and URL mode is put in front of the user (or answered from `--elicitation`). */
   elicitation: boolean;
+  /** `sampling/createMessage` is answered by the user's own model after approval (sampling.ts); never `sampling.tools`. */
+  sampling: boolean;
 }
 
 export function clientCapabilities(features: ClientFeatures): ClientCapabilities {
@@ -17,5 +19,6 @@ export function clientCapabilities(features: ClientFeatures): ClientCapabilities
     ...(features.roots ? { roots: { listChanged: true } } : {}),
     // No `applyDefaults`: the form is prefilled with the defaults and what the user clears stays cleared.
     ...(features.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+    ...(features.sampling ? { sampling: {} } : {}),
   };
 }

@@ -37,7 +37,7 @@ export interface OpenContext {
   stderr: StderrTail;
   onStderr: () => void;
   listChanged: ListChangedHandlers;
-  /** Registers the handlers of the server-to-client requests (client-requests.ts) before connecting. */
+  /** Registers the client's handlers before connecting: server-to-client requests (client-requests.ts), sampling and logging (client-handlers.ts). */
   prepareClient?: (client: Client) => void;
   /** Static Authorization header value (from authToken/authEnv), if any. */
   bearer?: string;

@@ -4,6 +4,7 @@ import type { SchemaLimits } from '../tools/names';
 import { DEFAULT_PING, type PingOptions } from './liveness';
 import type { ClientFeatures } from './capabilities';
 import type { ElicitationHandler } from './types';
+import type { SamplingHandler } from './types';
 
 export interface McpLimits extends SchemaLimits {
   /** Longest line (one JSON-RPC message) a stdio server may write. */
@@ -51,6 +52,11 @@ export interface McpManagerOptions {
    * script. Default: every request is declined with a status line saying so.
    */
   elicit?: ElicitationHandler;
+  /**
+   * Answers servers' sampling requests. Only with it does the client declare `sampling`;
+   * without it (`aish-tui mcp …`) servers see a client that does not sample.
+   */
+  sampling?: SamplingHandler;
 }
 
 export interface ResolvedMcpOptions {
@@ -70,6 +76,7 @@ export interface ResolvedMcpOptions {
   features: ClientFeatures;
   roots: string[];
   elicit: ElicitationHandler | undefined;
+  sampling: SamplingHandler | undefined;
 }
 
 export const DEFAULT_LIMITS: McpLimits = {
@@ -107,9 +114,10 @@ export function resolveOptions(options: McpManagerOptions): ResolvedMcpOptions {
     interactive: options.interactive ?? true,
     fetch: options.fetch,
     // Roots are declared even when empty so that `:roots add` can tell the servers later.
-    features: { roots: options.roots !== undefined, elicitation: true },
+    features: { roots: options.roots !== undefined, elicitation: true, sampling: options.sampling !== undefined },
     roots: options.roots ?? [],
     elicit: options.elicit,
+    sampling: options.sampling,
   };
 }
 

@@ -11,6 +11,7 @@ import { SessionView } from './session-view';
 import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
+import { ClientHandlers } from './client-handlers';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
@@ -35,6 +36,8 @@ export class ServerSession {
   private authorizationRounds = 0;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
   private transportProblem: string | undefined;
+  /** Sampling requests and log messages from the server (client-handlers.ts). */
+  private readonly handlers: ClientHandlers;
 
   constructor(
     readonly alias: string,
@@ -43,6 +46,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
   }
 
   get snapshot(): ServerSnapshot {
@@ -118,7 +122,6 @@ export class ServerSession {
         stderr,
         onStderr: () => this.view.scheduleStderrUpdate(),
         listChanged: { tools: { debounceMs: 300, onChanged: (error, tools) => this.onToolsChanged(attempt, error, tools) } },
-        prepareClient: (client) => this.context.prepareClient?.(this.alias, client),
         bearer,
         oauth,
         track: (transport) => attempt.opening.push(transport),
@@ -132,6 +135,10 @@ export class ServerSession {
           if (attempt.current) this.transportProblem = message;
         },
         onConnectionLost: (reason) => this.connectionLost(reason, attempt),
+        prepareClient: (client) => {
+          this.context.prepareClient?.(this.alias, client);
+          this.handlers.prepare(client, () => attempt.current);
+        },
       });
     })();
     try {
@@ -178,6 +185,7 @@ export class ServerSession {
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
     });
+    this.handlers.ready(client, () => attempt.current);
     return this.snapshot;
   }
 

@@ -20,10 +20,11 @@ import { useAppState } from '../StoreContext';
 
 /** Where the keys go right now, for the status bar's key hints. */
 export function keyContext(state: AppState): KeyContext {
-  if (state.frameUi && state.frameUi.mode !== 'buttons' && (state.approvals.length > 0 || state.commands.length > 0)) return 'line';
+  if (state.frameUi && state.frameUi.mode !== 'buttons' && (state.approvals.length > 0 || state.commands.length > 0 || state.samplings.length > 0)) return 'line';
   if (state.approvals.length > 0) return 'approval';
   if (state.elicitations[0]) return state.elicitations[0].request.mode === 'form' ? 'form' : 'link';
   if (state.commands.length > 0) return 'command';
+  if (state.samplings.length > 0) return 'sampling';
   if (state.sidebarUi.connect) return 'prompt';
   if (state.focus === 'sidebar' && state.sidebarUi.detail) return 'details';
   return state.focus;

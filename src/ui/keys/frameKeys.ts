@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, CommandAnswer } from '../../services/conversation/types';
 import type { FrameUi } from '../../state/types';
+import type { SamplingAnswer } from '../../state/slices/sampling';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import { applyEditorKey, editorFromText, expandText } from '../input/editor';
 import { isDeliberate, type KeyEvent } from '../../terminal/keyboard/keys';
@@ -23,7 +24,10 @@ import { markRead, rowsRead } from '../panels/frameLayout';
 
 export const APPROVAL_DELAY_MS = 400;
 
-export type FrameKind = 'approval' | 'command';
+/** `sampling*`: a server's sampling request (before the model), its answer streaming, its answer (before the server). */
+export type FrameKind = 'approval' | 'command' | 'samplingRequest' | 'samplingRunning' | 'samplingResult';
+
+const isSampling = (kind: FrameKind) => kind === 'samplingRequest' || kind === 'samplingRunning' || kind === 'samplingResult';
 
 export interface FrameKeyContext {
   kind: FrameKind;
@@ -32,11 +36,11 @@ export interface FrameKeyContext {
   /** Body rows in all and on screen, from the last layout. */
   total: number;
   viewport: number;
-  /** The command as proposed (prefills the edit line). */
+  /** The command as proposed, or a sampling request or answer as text (prefills the edit field). */
   command?: string;
 }
 
-export type FrameAnswer = { kind: 'approval'; answer: ApprovalAnswer } | { kind: 'command'; answer: CommandAnswer };
+export type FrameAnswer = { kind: 'approval'; answer: ApprovalAnswer } | { kind: 'command'; answer: CommandAnswer } | { kind: 'sampling'; answer: SamplingAnswer };
 
 export interface FrameKeyResult {
   ui: FrameUi;
@@ -104,19 +108,38 @@ export function isTyping(key: KeyEvent): boolean {
 
 const TYPED_AHEAD_HINT = 'your typing stays in the input; answer the frame once you stop typing';
 
-type FrameAction = ContextAction<'approval'> | ContextAction<'command'>;
+type FrameAction = ContextAction<'approval'> | ContextAction<'command'> | ContextAction<'sampling'>;
 
 /**
  * The frames' buttons, left to right, by the action each one presses. The panels draw them with
  * their letters (APPROVAL_BUTTONS, COMMAND_BUTTONS; panels do not import the key table), and a
  * test checks those letters against the table in this order.
  */
-export const FRAME_BUTTON_ACTIONS: Record<FrameKind, readonly FrameAction[]> = {
+export const FRAME_BUTTON_ACTIONS = {
   approval: ['approval.allowOnce', 'approval.allowTool', 'approval.allowServer', 'frame.no', 'frame.edit'],
   command: ['command.run', 'frame.edit', 'frame.no'],
-};
+  samplingRequest: ['sampling.approve', 'frame.edit', 'frame.no'],
+  samplingRunning: ['frame.no'],
+  samplingResult: ['sampling.approve', 'frame.edit', 'frame.no'],
+} as const satisfies Record<FrameKind, readonly FrameAction[]>;
+
+function samplingAnswerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: FrameKeyContext): FrameKeyResult {
+  switch (action) {
+    case 'sampling.approve':
+      if (kind === 'samplingRunning') return { ui, handled: true };
+      if (!seenAll(ui, context)) return { ui, handled: true, hint: `read the whole ${kind === 'samplingRequest' ? 'request' : 'answer'} first (↓ / PgDn), then approve` };
+      return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'approve' } } };
+    case 'frame.no':
+      return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'deny' } } };
+    case 'frame.edit':
+      if (kind === 'samplingRunning') return { ui, handled: true };
+      return { ui: { ...ui, mode: 'edit', field: editorFromText(context.command ?? ''), button: 1 }, handled: true };
+  }
+  return { ui, handled: true };
+}
 
 function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: FrameKeyContext): FrameKeyResult {
+  if (isSampling(kind)) return samplingAnswerFor(kind, action, ui, context);
   if (kind === 'approval') {
     switch (action) {
       case 'approval.allowOnce':
@@ -162,11 +185,15 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
  */
 function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (actionFor('line', key) === 'line.back') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
-  const result = applyEditorKey(ui.field, key, { multiline: false });
+  // A sampling request or answer has many lines: Enter uses the edit, Ctrl+J starts a new line.
+  const result = applyEditorKey(ui.field, key, { multiline: isSampling(context.kind) });
   if (result.kind === 'edit') return { ui: { ...ui, field: result.state }, handled: true };
   if (result.kind === 'submit') {
     if (!isDeliberate(key)) return { ui, handled: true, hint: 'a pasted or typed-ahead Enter never answers a frame' };
     const text = expandText(result.state).trim();
+    if (context.kind === 'samplingRequest') return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'edit', text } } };
+    if (context.kind === 'samplingResult') return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'approve', text: expandText(result.state) } } };
+    if (context.kind === 'samplingRunning') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
     if (context.kind === 'approval') {
       return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'deny', ...(text ? { reason: text } : {}) } } };
     }
@@ -181,6 +208,7 @@ function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKe
 function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
   // Ctrl and Alt letters match by their key name, so lower-casing the text touches typed letters only.
   const lettered = { ...key, text: key.text.toLowerCase() };
+  if (isSampling(kind)) return actionFor('sampling', lettered);
   return kind === 'approval' ? actionFor('approval', lettered) : actionFor('command', lettered);
 }
 
@@ -192,7 +220,7 @@ export function frameKey(current: FrameUi, key: KeyEvent, context: FrameKeyConte
   const guarded = guarding(current, context, key.at) || (key.burst && isTyping(key));
   const ui = guarded && key.at > (current.guardKeyAt ?? -Infinity) ? { ...current, guardKeyAt: key.at } : current;
   if (guarded && isTyping(key)) return { ui, handled: false, hint: TYPED_AHEAD_HINT };
-  const buttons = FRAME_BUTTON_ACTIONS[context.kind];
+  const buttons: readonly FrameAction[] = FRAME_BUTTON_ACTIONS[context.kind];
   const step = Math.max(1, context.viewport - 1);
   const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });
   const answer = (action: FrameAction): FrameKeyResult => {

@@ -14,7 +14,7 @@ import type { KeyEvent } from '../../terminal/keyboard/keys';
  * answer), not the table's.
  */
 
-export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'form' | 'link' | 'line' | 'details' | 'prompt';
+export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'form' | 'link' | 'sampling' | 'line' | 'details' | 'prompt';
 
 export interface KeyBinding {
   keys: string;
@@ -83,6 +83,13 @@ export const KEYMAP = [
   { where: 'link', keys: 'Esc', does: 'cancel: dismiss the request', short: 'Esc cancel', bind: { escape: 'link.cancel' } },
   { where: 'link', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
   { where: 'link', keys: 'paste / other letters', does: 'answer nothing: a pasted, typed-ahead or early key never answers a frame', bind: { paste: 'frame.refusePaste', other: 'frame.refuseText' } },
+
+  { where: 'sampling', keys: 'y', does: "send a server's sampling request to the model; then return the model's answer to the server", short: 'y approve', bind: { y: 'sampling.approve' } },
+  { where: 'sampling', keys: 'e', does: 'edit the request (system prompt, max tokens, messages) or the answer: Enter uses the edit, Ctrl+J starts a new line, Esc goes back', short: 'e edit', bind: { e: 'frame.edit' } },
+  { where: 'sampling', keys: 'n / Esc', does: 'deny (the server is told the user rejected it); while the model answers, cancel', short: 'n deny', bind: { n: 'frame.no', escape: 'frame.no' } },
+  { where: 'sampling', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
+  { where: 'sampling', keys: '↑ / ↓ PgUp PgDn', does: 'scroll the request or the answer (approving needs every line on screen once; Home / End too)', short: '↑↓ scroll', bind: { up: 'frame.scrollUp', down: 'frame.scrollDown', pageup: 'frame.pageUp', pagedown: 'frame.pageDown', home: 'frame.top', end: 'frame.bottom' } },
+  { where: 'sampling', keys: 'paste / other letters', does: 'answer nothing: a pasted, typed-ahead or early key never answers a frame', bind: { paste: 'frame.refusePaste', other: 'frame.refuseText' } },
 
   { where: 'line', keys: 'Enter', does: 'deny with the reason typed / run the edited command (also Ctrl+J)', short: 'Enter confirm', bind: { return: 'line.confirm', 'ctrl+j': 'line.confirm' } },
   { where: 'line', keys: 'Esc', does: 'back to the buttons', short: 'Esc back', bind: { escape: 'line.back' } },
@@ -214,6 +221,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   command: 'Command frame',
   form: 'Form frame (a server asks for input)',
   link: 'Link frame (a server asks you to open a URL)',
+  sampling: 'Sampling frame',
   line: 'Reason or command line (in a frame)',
   sidebar: 'Sidebar',
   details: 'Tool details',

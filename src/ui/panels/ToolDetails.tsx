@@ -3,6 +3,7 @@ import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
 import { GLYPH, stderrLine, transportLabel } from './Sidebar';
 import { markWhitespace, signInUrlSegments, wrapLine, wrapWords, type Line } from './text';
+import { serverLogLines } from './serverLog';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
 
@@ -99,6 +100,7 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
       for (const line of server.stderr) pushAll(lines, wrapLine([{ text: stderrLine(line) }], columns));
     }
   }
+  pushAll(lines, serverLogLines(server.log, columns));
   return lines;
 }
 

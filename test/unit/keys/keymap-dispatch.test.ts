@@ -9,6 +9,7 @@ import { APPROVAL_DELAY_MS, FRAME_BUTTON_ACTIONS, frameKey, newFrameUi, type Fra
 import { applyEditorKey, editorFromText } from '../../../src/ui/input/editor';
 import { APPROVAL_BUTTONS } from '../../../src/ui/panels/ApprovalFrame';
 import { COMMAND_BUTTONS } from '../../../src/ui/panels/CommandFrame';
+import { SAMPLING_BUTTONS } from '../../../src/ui/panels/SamplingFrame';
 import { makeKey, type KeyEvent, type KeyName } from '../../../src/terminal/keyboard/keys';
 
 // The key table is the dispatch table: every action it names is acted on by a handler, and the
@@ -33,7 +34,7 @@ const specs = (contexts: readonly KeyContext[]) =>
 /** The handlers that are action maps, keyed by action id. */
 const ACTION_MAPS = { CORE_ACTIONS, NAVIGATION_ACTIONS, CHAT_ACTIONS, SIDEBAR_ACTIONS, CONNECT_ACTIONS, DETAIL_ACTIONS, INPUT_ACTIONS };
 /** Contexts whose handlers are a switch over the table's actions (tested by running them below). */
-const SWITCH_CONTEXTS: readonly KeyContext[] = ['approval', 'command', 'form', 'link', 'line', 'edit'];
+const SWITCH_CONTEXTS: readonly KeyContext[] = ['approval', 'command', 'form', 'link', 'sampling', 'line', 'edit'];
 /** Actions of the input context that the line editor carries out (it reads them from the table). */
 const EDITOR_INPUT_ACTIONS: readonly string[] = ['input.send', 'input.newline'];
 
@@ -41,7 +42,7 @@ describe('the key table is the dispatch table', () => {
   it('every spec parses, names a key the entry shows, and finds its own action', () => {
     const label = (base: string) =>
       ({ up: '↑', down: '↓', left: '←', right: '→', return: 'Enter', escape: 'Esc', pageup: 'PgUp', pagedown: 'PgDn', backspace: 'Backspace', delete: 'Delete', home: 'Home', end: 'End', tab: 'Tab', paste: 'paste', other: 'other letters' })[base] ?? (base.length === 1 ? base.toUpperCase() : base);
-    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'form', 'link', 'line', 'details', 'prompt'])) {
+    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'form', 'link', 'sampling', 'line', 'details', 'prompt'])) {
       const { ctrl, meta, shift, base } = parseSpec(spec);
       const binding = table.find((entry) => entry.where === context && entry.bind[spec] === action)!;
       const shown = `${binding.keys} ${binding.does}`;
@@ -81,6 +82,27 @@ describe('the key table is the dispatch table', () => {
         const result = frameKey(ui, keyFor(spec, APPROVAL_DELAY_MS + 1), context);
         expect(result.answer !== undefined || result.ui !== ui, `line ${spec} did nothing`).toBe(true);
       }
+    }
+  });
+
+  it('every sampling frame key does something: an answer, a move, a scroll or a hint; the edit field takes many lines', () => {
+    for (const kind of ['samplingRequest', 'samplingResult'] as const) {
+      const context: FrameKeyContext = { kind, shownAt: 0, total: 30, viewport: 10, command: '### user\nhi' };
+      for (const { spec, action } of specs(['sampling'])) {
+        const ui = { ...newFrameUi('f', 10, 80), scrollTop: 5, seen: 30, button: 1 };
+        const key = keyFor(spec, APPROVAL_DELAY_MS + 1);
+        const result = frameKey(ui, action === 'frame.refuseText' ? { ...key, text: 'yes' } : key, context);
+        expect(result.handled, `${kind} ${spec}`).toBe(true);
+        expect(result.answer !== undefined || result.ui !== ui || result.hint !== undefined, `${kind} ${spec} did nothing`).toBe(true);
+      }
+      const editing = { ...newFrameUi('f', 10, 80), mode: 'edit' as const, field: editorFromText('### user\nhi') };
+      const newline = frameKey(editing, makeKey('char:j', { ctrl: true, at: APPROVAL_DELAY_MS + 1 }), context);
+      expect(newline.ui.field.text).toBe('### user\nhi\n');
+      const enter = frameKey(editing, makeKey('return', { at: APPROVAL_DELAY_MS + 1 }), context);
+      expect(enter.answer).toEqual({ kind: 'sampling', answer: kind === 'samplingRequest' ? { action: 'edit', text: '### user\nhi' } : { action: 'approve', text: '### user\nhi' } });
+    }
+    for (const [stage, kind] of [['request', 'samplingRequest'], ['running', 'samplingRunning'], ['result', 'samplingResult']] as const) {
+      expect(SAMPLING_BUTTONS[stage].map((button) => button.key)).toEqual(FRAME_BUTTON_ACTIONS[kind].map((action) => letterFor('sampling', action)));
     }
   });
 
