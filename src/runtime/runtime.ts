@@ -72,6 +72,8 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const mcp = options.mcp ?? createMcpFor(config, env, options.interactive !== undefined ? { interactive: options.interactive } : {});
   const { policy, stop } = createToolPolicy(config, mcp, {
     report: options.report,
+    env,
+    cwd,
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),

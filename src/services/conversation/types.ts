@@ -1,5 +1,7 @@
 import type { FinishReason, Usage } from '../broker/types';
 import type { ToolOutcomeKind, ToolProgress } from '../mcp/index';
+import type { GuardKind } from '../tools/argument-guard';
+import type { CommandCheck } from '../shell/danger';
 
 /** A tool call as the model sent it; `name` is the wire name, `arguments` the raw string. */
 export interface ToolCallRecord {
@@ -60,6 +62,16 @@ export interface ToolCallView {
   arguments?: Record<string, unknown>;
   /** Set when the tool's pinned definition changed since it was approved: what changed. */
   definitionChanged?: string;
+  /** What the argument guard found (services/tools/argument-guard.ts): why this call asks. */
+  warnings?: ArgumentWarning[];
+}
+
+/** One finding of the argument guard, as the frame shows it. */
+export interface ArgumentWarning {
+  kind: GuardKind;
+  /** Where in the arguments: `path`, `files[2].name`. */
+  where: string;
+  reason: string;
 }
 
 export interface ApprovalRequest {
@@ -73,7 +85,8 @@ export type ApprovalAnswer =
   | { action: 'allow'; scope: 'once' | 'tool' | 'server' }
   | { action: 'deny'; reason?: string };
 
-export interface ProposedCommand {
+/** A `CMD:` line waiting for the user, with what services/shell/danger.ts found in it. */
+export interface ProposedCommand extends CommandCheck {
   id: string;
   command: string;
 }
