@@ -69,11 +69,13 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
+  let secrets: string[] | undefined;
   const mcp = options.mcp ?? createMcpFor(config, env, options.interactive !== undefined ? { interactive: options.interactive } : {});
   const { policy, stop } = createToolPolicy(config, mcp, {
     report: options.report,
     env,
     cwd,
+    secrets: () => (secrets ??= collectSecrets(config, env)),
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
@@ -96,7 +98,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
         deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
       }),
     sessionLog(choice, logOptions) {
-      redact ??= createRedactor(collectSecrets(config, env));
+      redact ??= createRedactor((secrets = collectSecrets(config, env)));
       return createSessionLogger({ config, redact, cwd, ...logOptions }, choice);
     },
     preloadBroker() {

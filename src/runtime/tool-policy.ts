@@ -5,7 +5,7 @@
 // here so that a change to how calls are decided is made once.
 import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
-import { collectSecrets, sessionsDir } from '../services/history/index';
+import { sessionsDir } from '../services/history/index';
 import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
 import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
@@ -31,15 +31,17 @@ export interface ToolPolicyOptions {
   /** Where `~` and relative paths in arguments point (default: the process's). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** The config's secrets (an argument holding one is flagged); asked per call. */
+  secrets?: () => readonly string[];
 }
 
-type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath' | 'models'>;
+type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
 
 /**
  * The argument guard for this config (services/tools/argument-guard.ts): the credential paths of
  * `mcp.argumentGuard`, aish-tui's own config, state and session files, the config's secrets.
  */
-export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string): { check: ArgumentGuard; matches: ArgumentMatcher } {
+export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher } {
   const home = env.HOME || os.homedir();
   const settings = config.mcp.argumentGuard;
   const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), ...(config.sourcePath ? [config.sourcePath] : [])];
@@ -48,7 +50,7 @@ export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cw
     cwd,
     sensitivePaths: [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths],
     appPaths,
-    secrets: collectSecrets(config, env),
+    secrets,
   });
   return { check, matches: createArgumentMatcher(home, cwd) };
 }
@@ -66,7 +68,7 @@ export function createToolPolicy(config: GuardConfig, servers: PinnedServers, op
   const policy = createApprovalPolicy({
     autoApprove: config.mcp.autoApprove,
     argumentRules: config.mcp.argumentRules,
-    guard: argumentGuardFor(config, options.env ?? process.env, options.cwd ?? process.cwd()),
+    guard: argumentGuardFor(config, options.env ?? process.env, options.cwd ?? process.cwd(), options.secrets),
     ...(headless ? { allow: headless.allow, headless: true } : {}),
   });
   if (options.definitions) {

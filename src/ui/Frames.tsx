@@ -36,19 +36,37 @@ function allows(answer: FrameAnswer): boolean {
   return answer.kind === 'approval' ? answer.answer.action === 'allow' : answer.answer.action === 'run';
 }
 
-interface Head {
+interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' | 'confirmAllow'> {
   kind: FrameKind;
   id: string;
   shownAt: number;
-  command?: string;
+}
+
+const CONFIRM_HIDDEN = 'its arguments hold control or invisible characters';
+
+function approvalHead(entry: AppState['approvals'][number]): Head {
+  const call = entry.request.call;
+  const hidden = call.warnings?.some((warning) => warning.kind === 'hidden-characters');
+  return { kind: 'approval', id: call.id, shownAt: entry.shownAt, ...(hidden ? { confirmAllow: CONFIRM_HIDDEN } : {}) };
+}
+
+function commandHead(entry: AppState['commands'][number]): Head {
+  const proposed = entry.command;
+  return { kind: 'command', id: proposed.id, shownAt: entry.shownAt, command: proposed.command, ...(proposed.mustEdit ? { mustEdit: proposed.mustEdit, edited: proposed.edited ?? '' } : {}) };
 }
 
 function headOf(state: AppState): Head | undefined {
   const approval = state.approvals[0];
-  if (approval) return { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt };
+  if (approval) return approvalHead(approval);
   const command = state.commands[0];
-  if (command) return { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command };
+  if (command) return commandHead(command);
   return undefined;
+}
+
+/** The key context of a head as drawn. */
+function keyContext(head: Head, drawn: { shownAt: number; total: number; viewport: number }): FrameKeyContext {
+  const { kind, command, mustEdit, edited, confirmAllow } = head;
+  return { kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command, ...(mustEdit ? { mustEdit, edited } : {}), ...(confirmAllow ? { confirmAllow } : {}) };
 }
 
 /**
@@ -83,25 +101,21 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const drawnSince = useRef<{ key: string; at: number } | undefined>(undefined);
   const [, setTick] = useState(0);
 
-  const head: Head | undefined = approval
-    ? { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt }
-    : command
-      ? { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command }
-      : undefined;
+  const head: Head | undefined = approval ? approvalHead(approval) : command ? commandHead(command) : undefined;
   const inner = innerWidth(width);
   const call = approval?.request.call;
-  const commandText = command?.command.command;
+  const proposed = command?.command;
   const { parts, broken } = useMemo((): { parts: FrameParts; broken: boolean } => {
     try {
       if (call) return { parts: approvalParts(call, inner), broken: false };
-      if (commandText !== undefined) return { parts: commandParts(commandText, inner), broken: false };
+      if (proposed !== undefined) return { parts: commandParts(proposed.command, inner, proposed), broken: false };
       return { parts: { header: [], body: [] }, broken: false };
     } catch (error) {
       // Never approve what could not be shown: the allow keys stay locked, deny still works.
       const message = error instanceof Error ? error.message : String(error);
       return { parts: { header: [[{ text: `this ${call ? 'call' : 'command'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
     }
-  }, [call, commandText, inner]);
+  }, [call, proposed, inner]);
 
   const now = Date.now();
   let node: ReactNode = null;
@@ -121,7 +135,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
     // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
     const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
-    const context: FrameKeyContext = { kind: head.kind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const context = keyContext(head, { shownAt, total: probe.total, viewport: probe.viewport });
     const armed = !locked && isArmed(ui, context, now);
     armedLater = !locked && !armed && now - shownAt < APPROVAL_DELAY_MS;
     const layout = armed ? layoutFor(ui, true) : probe;
@@ -158,7 +172,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       return !(key.ctrl || key.meta);
     }
     const ui = uiFor(state.frameUi, current.id, drawn.width, drawn.lead);
-    let result = frameKey(ui, key, { kind: current.kind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    let result = frameKey(ui, key, keyContext(current, drawn));
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);

@@ -74,8 +74,8 @@ export interface ArgumentGuardOptions {
   sensitivePaths: readonly string[];
   /** aish-tui's own directories and files: config dir, state dir, config file, session dir. */
   appPaths: readonly string[];
-  /** Configured secrets (API keys, bearer tokens): an argument holding one is flagged. */
-  secrets?: readonly string[];
+  /** Configured secrets (API keys, bearer tokens): an argument holding one is flagged. Asked per call (the config's models may be completed later). */
+  secrets?: () => readonly string[];
 }
 
 export type ArgumentGuard = (args: unknown) => GuardFinding[];
@@ -190,7 +190,7 @@ export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuar
   const sensitive = globsMatcher(options.sensitivePaths.map((glob) => expandGlob(glob, home)), { dot: true, nocase: true });
   const appRoots = options.appPaths.map((file) => normalizePath(file, home, cwd)).filter((file): file is string => file !== undefined);
   const appGlobs = globsMatcher(APP_FILE_GLOBS, { dot: true, nocase: true });
-  const secrets = (options.secrets ?? []).filter((secret) => secret.length >= 8);
+  const secrets = () => (options.secrets?.() ?? []).filter((secret) => secret.length >= 8);
   const isAppFile = (file: string) => appRoots.some((root) => file === root || file.startsWith(`${root}/`)) || appGlobs(file);
 
   function checkPaths(value: string, add: (kind: GuardKind, reason: string) => void): void {
@@ -204,13 +204,14 @@ export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuar
     }
   }
 
-  function checkSecrets(value: string, add: (kind: GuardKind, reason: string) => void): void {
+  function checkSecrets(value: string, add: (kind: GuardKind, reason: string) => void, configured: readonly string[]): void {
     for (const shape of SECRET_SHAPES) if (shape.test.test(value)) add('secret', `holds what looks like ${shape.what}`);
-    if (secrets.some((secret) => value.includes(secret))) add('secret', 'holds one of the API keys or tokens of your config');
+    if (configured.some((secret) => value.includes(secret))) add('secret', 'holds one of the API keys or tokens of your config');
   }
 
   return (args) => {
     const findings: GuardFinding[] = [];
+    const configured = secrets();
     // Every string in order, and the values alone: a token may be split over keys and values.
     const strings: string[] = [];
     const values: string[] = [];
@@ -223,7 +224,7 @@ export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuar
       const hidden = hiddenCharacters(value, { lineBreaks: true });
       if (hidden.length > 0) add('hidden-characters', `holds control or invisible characters (${hidden.slice(0, 6).join(' ')}${hidden.length > 6 ? ' …' : ''})`);
       checkPaths(value, add);
-      checkSecrets(value, add);
+      checkSecrets(value, add, configured);
       if (!isKey) for (const warning of commandWarnings(value)) add('command', `a command that ${warning}`);
     };
     const walk = (value: unknown, parts: (string | number)[], depth: number) => {
@@ -248,8 +249,8 @@ export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuar
     // A token split over several strings (`{"a": "ghp_", "b": "…"}`) is whole again when joined.
     if (!findings.some((finding) => finding.kind === 'secret')) {
       const add = note('', 'arguments (joined)');
-      checkSecrets(strings.join(''), add);
-      checkSecrets(values.join(''), add);
+      checkSecrets(strings.join(''), add, configured);
+      checkSecrets(values.join(''), add, configured);
     }
     return findings;
   };

@@ -30,6 +30,15 @@ export interface FrameKeyContext {
   viewport: number;
   /** The command as proposed (prefills the edit line). */
   command?: string;
+  /** Command frame: why the command cannot run as proposed (it hides characters); `y` refuses, `e` edits `edited`. */
+  mustEdit?: string;
+  /** What the edit line starts from when `mustEdit` is set. */
+  edited?: string;
+  /**
+   * Approval frame: why allowing takes the same allow key twice (the arguments hide characters),
+   * so no single key, typed out of habit, lets such a call run.
+   */
+  confirmAllow?: string;
 }
 
 export type FrameAnswer = { kind: 'approval'; answer: ApprovalAnswer } | { kind: 'command'; answer: CommandAnswer };
@@ -94,6 +103,9 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
       case 'approval.allowTool':
       case 'approval.allowServer': {
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole call first (↓ / PgDn), then approve' };
+        if (context.confirmAllow && ui.confirming !== action) {
+          return { ui: { ...ui, confirming: action }, handled: true, hint: `${context.confirmAllow}: press the same key again to allow` };
+        }
         const scope = action === 'approval.allowOnce' ? 'once' : action === 'approval.allowTool' ? 'tool' : 'server';
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'allow', scope } } };
       }
@@ -106,11 +118,13 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
     switch (action) {
       case 'command.run':
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole command first (↓ / PgDn), then run it' };
+        // No key runs a command that hides characters: only the edited line, which shows all it holds.
+        if (context.mustEdit) return { ui, handled: true, hint: `this command cannot run as proposed: ${context.mustEdit}; e edits it` };
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'run', command: context.command ?? '' } } };
       case 'frame.no':
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'skip' } } };
       case 'frame.edit':
-        return { ui: { ...ui, mode: 'edit', field: editorFromText(context.command ?? ''), button: 1 }, handled: true };
+        return { ui: { ...ui, mode: 'edit', field: editorFromText((context.mustEdit ? context.edited : undefined) ?? context.command ?? ''), button: 1 }, handled: true };
     }
   }
   return { ui, handled: true };
@@ -157,6 +171,13 @@ function frameAction(kind: FrameKind, key: KeyEvent): FrameAction | undefined {
 
 export function frameKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (ui.mode !== 'buttons') return fieldKey(ui, key, context);
+  const result = buttonKey(ui, key, context);
+  // A confirmation holds only for the very next key: anything else in between starts over.
+  if (ui.confirming !== undefined && result.ui.confirming === ui.confirming && !result.answer) return { ...result, ui: { ...result.ui, confirming: undefined } };
+  return result;
+}
+
+function buttonKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   const buttons = FRAME_BUTTON_ACTIONS[context.kind];
   const step = Math.max(1, context.viewport - 1);
   const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });

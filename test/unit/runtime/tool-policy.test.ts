@@ -30,7 +30,7 @@ const tool = (description: string): McpToolInfo => ({ name: 'read', description,
 const config = (autoApprove: Record<string, boolean> = {}) => {
   const parsed = configSchema.parse({ mcp: { autoApprove } });
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'aish-policy-'));
-  return { mcp: parsed.mcp, history: parsed.history, models: {}, sourcePath: undefined, paths: { stateDir, configDir: path.join(stateDir, 'config') } };
+  return { mcp: parsed.mcp, history: parsed.history, sourcePath: undefined, paths: { stateDir, configDir: path.join(stateDir, 'config') } };
 };
 
 describe('how a tool call is decided (one place for the TUI and -p)', () => {

@@ -11,7 +11,7 @@ const guard = createArgumentGuard({
   cwd: CWD,
   sensitivePaths: DEFAULT_SENSITIVE_PATHS,
   appPaths: ['/home/u/.config/aish', '/home/u/.local/state/aish', '/home/u/.local/state/aish/sessions', '/srv/conf/aish.json'],
-  secrets: ['s3cr3t-config-token-123'],
+  secrets: () => ['s3cr3t-config-token-123'],
 });
 const kinds = (args: unknown): GuardKind[] => [...new Set(guard(args).map((finding) => finding.kind))];
 
