@@ -7,6 +7,8 @@ import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
+import type { ApprovalPolicy } from '../services/tools/policy';
+import { permissionLines } from './permissions';
 import type { AppStore } from '../state/store';
 
 export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';
@@ -29,6 +31,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'model', usage: ':model [name]', help: 'list the configured models, or switch to <name> for the next request', args: ['model'] },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
   { name: 'resume', usage: ':resume <id>', help: 'load a saved session (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
+  { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)' },
   { name: 'quit', usage: ':quit', help: 'quit (also :q)' },
   {
     name: 'mcp',
@@ -55,6 +58,8 @@ export interface CommandHost {
   store: AppStore;
   config: AppConfig;
   mcp: McpManagerService;
+  /** The approval rules in force, for `:permissions`. */
+  policy: Pick<ApprovalPolicy, 'rules'>;
   env: NodeJS.ProcessEnv;
   sessionsDir: string;
   currentSessionId(): string | undefined;
@@ -228,6 +233,9 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return host.resumeSession(rest[0]);
     case 'mcp':
       return mcpCommand(rest, host);
+    case 'permissions':
+    case 'perms':
+      return out(permissionLines(host.policy.rules(), host.mcp.servers(), host.config, host.env));
     case undefined:
       return out(['type :help for the commands'], 'info');
     default:

@@ -140,6 +140,7 @@ export function createSession(options: SessionOptions): Session {
     store,
     config,
     mcp,
+    policy: runtime.policy,
     env: runtime.env,
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { permissionLines } from '../../../src/runtime/permissions';
+import { configSchema } from '../../../src/services/config/schema';
+import type { ServerSnapshot } from '../../../src/services/mcp/index';
+import { createApprovalPolicy } from '../../../src/services/tools/policy';
+
+// README.md, "Commands": `:permissions` lists every rule in force, where it comes from and which
+// current tools it matches, deny rules too.
+
+const server = (alias: string, tools: string[], state: ServerSnapshot['state'] = 'ready'): ServerSnapshot => ({ alias, target: 'test', state, tools: tools.map((name) => ({ name, inputSchema: { type: 'object' } })), stderr: [] });
+
+describe(':permissions', () => {
+  it('groups the rules by origin with the tools each matches', () => {
+    const parsed = configSchema.parse({ mcp: { autoApprove: { 'fs__*': true, fs__rm: false, gone__x: true }, argumentRules: [{ tool: 'fs__read_file', args: { path: '~/.ssh/*.pub' } }] } });
+    const policy = createApprovalPolicy({ autoApprove: parsed.mcp.autoApprove, argumentRules: parsed.mcp.argumentRules, allow: ['git__status'] });
+    policy.addSessionRule('tool', 'web', 'fetch');
+    policy.addSessionRule('server', 'git', 'log');
+    const servers = [server('fs', ['read_file', 'write_file', 'rm']), server('web', ['fetch', 'search']), server('git', [], 'connecting')];
+    const lines = permissionLines(policy.rules(), servers, { mcp: parsed.mcp, paths: { configDir: '/h/.config/aish', stateDir: '/h/.local/state/aish' }, sourcePath: '/h/.config/aish/config.ts' }, { HOME: '/h' });
+    const text = lines.join('\n');
+    expect(text).toContain('From the config ~/.config/aish/config.ts:');
+    expect(text).toMatch(/allow {2}fs__\* +mcp\.autoApprove +3 tools: fs__read_file, fs__write_file, fs__rm/);
+    expect(text).toMatch(/deny {3}fs__rm +mcp\.autoApprove +fs__rm/);
+    expect(text).toMatch(/allow {2}gone__x +mcp\.autoApprove +no server "gone" now/);
+    expect(text).toMatch(/allow {2}fs__read_file path=~\/\.ssh\/\*\.pub +mcp\.argumentRules\[0\] +fs__read_file/);
+    expect(text).toContain('From the command line (--auto-approve):');
+    expect(text).toMatch(/allow {2}git__status +--auto-approve +server connecting, no tools listed/);
+    expect(text).toContain('Saved: none');
+    expect(text).toContain('This session (t / s in a tool frame):');
+    expect(text).toMatch(/allow {2}web__fetch +t: this tool +web__fetch/);
+    expect(text).toMatch(/allow {2}git__\* +s: every tool of the server/);
+    expect(text).toContain('Still asks (headless: denied) under an allow rule:');
+    expect(text).toContain("aish-tui's own files (~/.config/aish, ~/.local/state/aish)");
+  });
+
+  it('with no rules it says every call asks', () => {
+    const parsed = configSchema.parse({});
+    const lines = permissionLines([], [], { mcp: parsed.mcp, paths: { configDir: '/c', stateDir: '/s' }, sourcePath: undefined }, {});
+    expect(lines[1]).toBe('  none: every tool call asks');
+  });
+});
