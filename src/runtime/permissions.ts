@@ -28,9 +28,9 @@ export function toolsMatched(rule: Pick<PolicyRule, 'alias' | 'tool'>, servers: 
 
 function matchText(rule: PolicyRule, servers: readonly ServerSnapshot[]): string {
   const matched = toolsMatched(rule, servers);
-  if (matched === undefined) return `no server "${rule.alias}" now`;
+  if (matched === undefined) return `nothing: no server "${rule.alias}" now`;
   const server = servers.find((candidate) => candidate.alias === rule.alias)!;
-  if (matched.length === 0) return server.state === 'ready' ? 'no current tool' : `server ${server.state}, no tools listed`;
+  if (matched.length === 0) return server.state === 'ready' ? 'no current tool' : `nothing yet: server ${server.state}`;
   const shown = matched.slice(0, MAX_TOOLS_LISTED).join(', ');
   const more = matched.length > MAX_TOOLS_LISTED ? ` +${matched.length - MAX_TOOLS_LISTED} more` : '';
   return `${matched.length === 1 ? '' : `${matched.length} tools: `}${shown}${more}`;
@@ -52,8 +52,6 @@ function sourceDetail(rule: PolicyRule): string {
 export function permissionLines(rules: readonly PolicyRule[], servers: readonly ServerSnapshot[], config: Pick<AppConfig, 'mcp' | 'paths' | 'sourcePath'>, env: NodeJS.ProcessEnv): string[] {
   const lines = ['Rules in force (a deny wins over any allow; whatever no rule allows asks):'];
   if (rules.length === 0) lines.push('  none: every tool call asks');
-  const nameWidth = Math.min(40, Math.max(0, ...rules.map((rule) => ruleName(rule).length)));
-  const detailWidth = Math.max(0, ...rules.map((rule) => sourceDetail(rule).length));
   for (const origin of ORIGIN_ORDER) {
     const group = rules.filter((rule) => rule.origin === origin);
     if (group.length === 0) {
@@ -62,17 +60,20 @@ export function permissionLines(rules: readonly PolicyRule[], servers: readonly 
     }
     lines.push(`  ${ORIGIN_TITLES[origin]}${origin === 'config' && config.sourcePath ? ` ${displayPath(config.sourcePath, env)}` : ''}:`);
     for (const rule of group) {
-      lines.push(`    ${rule.allow ? 'allow' : 'deny '}  ${ruleName(rule).padEnd(nameWidth)}  ${sourceDetail(rule).padEnd(detailWidth)}  ${matchText(rule, servers)}`);
+      // Two rows per rule: the rule and where it is written, then what it matches (narrow terminals wrap less).
+      lines.push(`    ${rule.allow ? 'allow' : 'deny '}  ${ruleName(rule)}  (${sourceDetail(rule)})`, `           matches ${matchText(rule, servers)}`);
     }
   }
   const guard = config.mcp.argumentGuard;
   const pathCount = (guard.defaults ? DEFAULT_SENSITIVE_PATHS.length : 0) + guard.paths.length;
   lines.push(
-    'Still asks (headless: denied) under an allow rule:',
-    `  a call whose arguments name a credential or key path (${pathCount} globs${guard.paths.length > 0 ? `, ${guard.paths.length} from mcp.argumentGuard.paths` : ''}${guard.defaults ? '' : ', built-in list off'}),`,
-    `  aish-tui's own files (${displayPath(config.paths.configDir, env)}, ${displayPath(config.paths.stateDir, env)}), a private key or token,`,
-    '  control or invisible characters, or a download-and-run or destructive command; unless an argument rule names that argument.',
-    '  A tool whose definition changed since it was pinned asks again too.',
+    'Asks anyway (headless: denied) under an allow rule, unless an argument rule names that argument, a call whose arguments hold:',
+    `  · a credential or key path (${pathCount} globs${guard.paths.length > 0 ? `, ${guard.paths.length} from mcp.argumentGuard.paths` : ''}${guard.defaults ? '' : ', built-in list off'})`,
+    `  · aish-tui's own files (${displayPath(config.paths.configDir, env)}, ${displayPath(config.paths.stateDir, env)})`,
+    '  · a private key or a token',
+    '  · control or invisible characters',
+    '  · a download-and-run or destructive command',
+    'A tool whose definition changed since it was pinned asks again too.',
   );
   return lines;
 }

@@ -42,7 +42,7 @@ interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' |
   shownAt: number;
 }
 
-const CONFIRM_HIDDEN = 'its arguments hold control or invisible characters';
+const CONFIRM_HIDDEN = 'hidden characters in the arguments';
 
 function approvalHead(entry: AppState['approvals'][number]): Head {
   const call = entry.request.call;

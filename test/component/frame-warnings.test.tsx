@@ -62,7 +62,7 @@ describe('approval frame: the argument guard says why it asks', () => {
     await pastDelay();
     await h.type('y');
     expect(probe.answer).toBeUndefined();
-    expect(h.screen()).toContain('its arguments hold control or invisible characters: press the sa');
+    expect(h.screen()).toContain('hidden characters in the arguments: press it again to allow');
     await h.type('y');
     expect(probe.answer).toEqual({ action: 'allow', scope: 'once' });
   });
@@ -87,7 +87,7 @@ describe('command frame: dangerous shapes and hidden characters', () => {
     expect(h.screen()).toContain('rm -rf ~');
     await pastDelay();
     await h.type('y');
-    expect(h.screen()).toContain('this command cannot run as proposed');
+    expect(h.screen()).toContain('hidden characters: e edits the command, Enter runs the edited line');
     await h.type('\r');
     expect(probe.answer).toBeUndefined();
     await h.type('e');

@@ -58,7 +58,7 @@ describe('the argument guard in the full-screen app', () => {
     expect(command).toContain('$ echo safe\\rrm -rf ~');
     await sleep(FRAME_DELAY_MS);
     term.write('y');
-    await term.waitFor('this command cannot run as proposed');
+    await term.waitFor('hidden characters: e edits the command');
     expect(await term.screen()).toContain('Run this command?');
     await sleep(200);
     term.write('e');

@@ -104,7 +104,7 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
       case 'approval.allowServer': {
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole call first (↓ / PgDn), then approve' };
         if (context.confirmAllow && ui.confirming !== action) {
-          return { ui: { ...ui, confirming: action }, handled: true, hint: `${context.confirmAllow}: press the same key again to allow` };
+          return { ui: { ...ui, confirming: action }, handled: true, hint: `${context.confirmAllow}: press it again to allow` };
         }
         const scope = action === 'approval.allowOnce' ? 'once' : action === 'approval.allowTool' ? 'tool' : 'server';
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'allow', scope } } };
@@ -119,7 +119,7 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
       case 'command.run':
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole command first (↓ / PgDn), then run it' };
         // No key runs a command that hides characters: only the edited line, which shows all it holds.
-        if (context.mustEdit) return { ui, handled: true, hint: `this command cannot run as proposed: ${context.mustEdit}; e edits it` };
+        if (context.mustEdit) return { ui, handled: true, hint: 'hidden characters: e edits the command, Enter runs the edited line' };
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'run', command: context.command ?? '' } } };
       case 'frame.no':
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'skip' } } };

@@ -19,7 +19,7 @@ describe('a command that hides characters', () => {
     for (const key of [letter('y'), enter()]) {
       const result = frameKey(ui, key, context);
       expect(result.answer).toBeUndefined();
-      expect(result.hint).toBe('this command cannot run as proposed: it holds control or invisible characters (\\r); e edits it');
+      expect(result.hint).toBe('hidden characters: e edits the command, Enter runs the edited line');
     }
   });
 
@@ -38,13 +38,13 @@ describe('a command that hides characters', () => {
 });
 
 describe('a tool call whose arguments hide characters', () => {
-  const context: FrameKeyContext = { kind: 'approval', shownAt: 0, total: 1, viewport: 1, confirmAllow: 'its arguments hold control or invisible characters' };
+  const context: FrameKeyContext = { kind: 'approval', shownAt: 0, total: 1, viewport: 1, confirmAllow: 'hidden characters in the arguments' };
 
   it('takes the same allow key twice in a row', () => {
     let ui: FrameUi = newFrameUi('a', 1, 80);
     const first = frameKey(ui, letter('y'), context);
     expect(first.answer).toBeUndefined();
-    expect(first.hint).toBe('its arguments hold control or invisible characters: press the same key again to allow');
+    expect(first.hint).toBe('hidden characters in the arguments: press it again to allow');
     ui = first.ui;
     expect(frameKey(ui, letter('y', at + 300), context).answer).toEqual({ kind: 'approval', answer: { action: 'allow', scope: 'once' } });
   });
