@@ -87,7 +87,7 @@ describe('command frame: dangerous shapes and hidden characters', () => {
     expect(h.screen()).toContain('rm -rf ~');
     await pastDelay();
     await h.type('y');
-    expect(h.screen()).toContain('hidden characters: e edits the command, Enter runs the edited line');
+    expect(h.screen()).toContain('hidden characters: edit it with e first');
     await h.type('\r');
     expect(probe.answer).toBeUndefined();
     await h.type('e');

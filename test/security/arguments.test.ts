@@ -58,7 +58,7 @@ describe('the argument guard in the full-screen app', () => {
     expect(command).toContain('$ echo safe\\rrm -rf ~');
     await sleep(FRAME_DELAY_MS);
     term.write('y');
-    await term.waitFor('hidden characters: e edits the command');
+    await term.waitFor('hidden characters: edit it with e first');
     expect(await term.screen()).toContain('Run this command?');
     await sleep(200);
     term.write('e');

@@ -119,7 +119,7 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
       case 'command.run':
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole command first (↓ / PgDn), then run it' };
         // No key runs a command that hides characters: only the edited line, which shows all it holds.
-        if (context.mustEdit) return { ui, handled: true, hint: 'hidden characters: e edits the command, Enter runs the edited line' };
+        if (context.mustEdit) return { ui, handled: true, hint: 'hidden characters: edit it with e first' };
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'run', command: context.command ?? '' } } };
       case 'frame.no':
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'skip' } } };

@@ -19,7 +19,7 @@ describe('a command that hides characters', () => {
     for (const key of [letter('y'), enter()]) {
       const result = frameKey(ui, key, context);
       expect(result.answer).toBeUndefined();
-      expect(result.hint).toBe('hidden characters: e edits the command, Enter runs the edited line');
+      expect(result.hint).toBe('hidden characters: edit it with e first');
     }
   });
 
