@@ -114,4 +114,16 @@ describe('the argument guard in headless mode', () => {
     ]);
     expect(calls(logFile)).toEqual([{ name: 'read_file', arguments: { path: '~/.ssh/id_rsa.pub' } }]);
   }, 60_000);
+
+  it('never runs a proposed command that hides characters, even with --allow-cmd', async () => {
+    broker.route(() => textReply('Clean up:\nCMD: echo hidden\rrm -rf ~\nCMD: echo plain'));
+    const home = prepareHome({ broker });
+    const run = await runHeadless(['-p', 'go', '--allow-cmd', '--output-format', 'json'], { home });
+    expect(run.stderr).toContain('proposed command not run: it holds control or invisible characters (\\r)');
+    const result = JSON.parse(run.stdout) as { commands: Array<{ command: string; ran: boolean; output: string }> };
+    expect(result.commands.map((command) => [command.command, command.ran])).toEqual([
+      ['echo hidden\rrm -rf ~', false],
+      ['echo plain', true],
+    ]);
+  }, 30_000);
 });

@@ -179,6 +179,8 @@ describe('argument rule globs', () => {
     expect(matches('~/.ssh/*.pub', '~/.SSH/id_rsa.pub')).toBe(false);
     expect(matches('~/.ssh/*.pub', 'cat ~/.ssh/a.pub; cat ~/.ssh/id_rsa')).toBe(false);
     expect(matches('~/.ssh/*.pub', 3)).toBe(false);
+    expect(matches('~/.ssh/*.pub', 'file:///home/u/.ssh/id_rsa.pub')).toBe(true);
+    expect(matches('~/.ssh/*.pub', '~/%2essh/id_rsa.pub')).toBe(true);
   });
   it('other globs match the value as it is', () => {
     expect(matches('main', 'main')).toBe(true);
