@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { permissionLines } from '../../../src/runtime/permissions';
+import { runMetaCommand, type CommandHost } from '../../../src/runtime/commands';
+import { createAppStore } from '../../../src/state/store';
+import { handleSidebarKey } from '../../../src/ui/containers/SidebarContainer';
+import { makeKey } from '../../../src/terminal/keyboard/keys';
+import type { AppConfig } from '../../../src/services/config/load';
 import { configSchema } from '../../../src/services/config/schema';
 import type { ServerSnapshot } from '../../../src/services/mcp/index';
 import { createApprovalPolicy } from '../../../src/services/tools/policy';
@@ -37,5 +42,27 @@ describe(':permissions', () => {
     const parsed = configSchema.parse({});
     const lines = permissionLines([], [], { mcp: parsed.mcp, paths: { configDir: '/c', stateDir: '/s' }, sourcePath: undefined }, {});
     expect(lines[1]).toBe('  none: every tool call asks');
+  });
+});
+
+describe(':permissions and p in the sidebar', () => {
+  it(':permissions (and :perms) print the rules into the transcript', async () => {
+    const store = createAppStore();
+    const parsed = configSchema.parse({ mcp: { autoApprove: { 'fs__*': true } } });
+    const policy = createApprovalPolicy({ autoApprove: parsed.mcp.autoApprove });
+    const host = { store, config: { ...parsed, paths: { configDir: '/c', stateDir: '/s' }, sourcePath: undefined } as unknown as AppConfig, mcp: { servers: () => [server('fs', ['read'])] }, policy, env: {} } as unknown as CommandHost;
+    await runMetaCommand(':permissions', host);
+    await runMetaCommand(':perms', host);
+    const texts = store.getState().items.map((item) => ('text' in item ? String(item.text) : JSON.stringify(item)));
+    expect(texts.filter((text) => text.includes('allow  fs__*  (mcp.autoApprove)')).length).toBe(2);
+  });
+
+  it('p in the sidebar asks the session for :permissions', () => {
+    const store = createAppStore();
+    store.getState().setFocus('sidebar');
+    const submitted: string[] = [];
+    const controller = { submit: (text: string) => submitted.push(text), cancel: () => false, quit: () => {} };
+    expect(handleSidebarKey(store, controller, makeKey('text', { text: 'p', at: 1 }))).toBe(true);
+    expect(submitted).toEqual([':permissions']);
   });
 });
