@@ -142,6 +142,8 @@ function resolveLexically(candidate: string, home: string, cwd: string): string 
   text = text.replace(/\\/g, '/');
   text = text.replace(/^file:(?:\/\/[^/]*)?(?=\/)/i, '');
   text = text.replace(/\$\{?HOME\}?|%USERPROFILE%|%HOMEPATH%/gi, home);
+  // The XDG variables aish-tui's own paths come from, at their defaults.
+  text = text.replace(/\$\{?XDG_CONFIG_HOME\}?/g, `${home}/.config`).replace(/\$\{?XDG_STATE_HOME\}?/g, `${home}/.local/state`).replace(/\$\{?XDG_DATA_HOME\}?/g, `${home}/.local/share`);
   if (text === '~' || text.startsWith('~/')) text = home + text.slice(1);
   else if (/^~[^/]+/.test(text)) text = path.posix.join(path.posix.dirname(home), text.slice(1));
   // `C:/Users/…` is absolute on Windows; keep the drive as a first segment.
@@ -160,6 +162,10 @@ function pathCandidates(value: string): string[] {
     out.add(word);
     // `scp host:~/.ssh/id_rsa`, `file:///…`, `C:\…`: each side of a colon too.
     if (word.includes(':')) for (const part of word.split(':')) if (part !== '') out.add(part);
+  }
+  // What a shell makes of a word: `~/.s''sh`, `~/.s"s"h`, `~/.s\sh` are `~/.ssh`.
+  for (const word of value.split(/[\s;|&<>()`]+/)) {
+    if (/['"\\]/.test(word)) out.add(word.replace(/['"\\]/g, ''));
   }
   return [...out];
 }

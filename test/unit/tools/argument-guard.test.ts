@@ -48,6 +48,9 @@ describe('credential and key paths', () => {
     '~/．ssh/config',
     '~/.ss\u200bh/config',
     '~/.s\u00adsh/config',
+    "cat ~/.s''sh/config",
+    'cat ~/.s"s"h/config',
+    'cat ~/.s\\sh/config',
   ];
   it.each(sshKey)('%s', (value) => {
     expect(kinds({ path: value })).toContain('sensitive-path');
@@ -105,6 +108,8 @@ describe("aish-tui's own files", () => {
     '/srv/conf/aish.json',
     '/SRV/conf/AISH.json',
     '/other/home/.config/aish/config.ts',
+    '$XDG_CONFIG_HOME/aish/config.json',
+    '${XDG_STATE_HOME}/aish/pins.json',
     'echo x >> ~/.config/aish/config.ts',
   ])('%s', (value) => {
     expect(kinds({ path: value })).toContain('app-file');
