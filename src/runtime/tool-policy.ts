@@ -45,14 +45,19 @@ export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cw
   const home = env.HOME || os.homedir();
   const settings = config.mcp.argumentGuard;
   const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), ...(config.sourcePath ? [config.sourcePath] : [])];
-  const check = createArgumentGuard({
-    home,
-    cwd,
-    sensitivePaths: [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths],
-    appPaths,
-    secrets,
-  });
-  return { check, matches: createArgumentMatcher(home, cwd) };
+  // Built on the first call decided, not at start: start-up reads only what the first frame draws.
+  let check: ArgumentGuard | undefined;
+  let matches: ArgumentMatcher | undefined;
+  return {
+    check: (args) => {
+      check ??= createArgumentGuard({ home, cwd, sensitivePaths: [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths], appPaths, secrets });
+      return check(args);
+    },
+    matches: (glob, value) => {
+      matches ??= createArgumentMatcher(home, cwd);
+      return matches(glob, value);
+    },
+  };
 }
 
 export interface ToolPolicy {
