@@ -77,6 +77,28 @@ const config: AishConfigInput = {
       builtin__calculator: true, // one tool
       'builtin__*': true, // every tool of one server
     },
+    // A rule allows a tool, not any arguments: a call whose arguments name a credential or key
+    // path, aish-tui's own config or state files, hold a private key or a token, hold control or
+    // invisible characters or a download-and-run command asks again (headless: denied) whatever
+    // autoApprove says. A rule here names the argument and what it may be: a call whose arguments
+    // all match runs without asking, even when the guard flagged those arguments (`allow: false`
+    // denies instead). Globs starting with `/`, `~` or `$HOME` match the value read as a path
+    // (`..`, `//`, `%2e` resolved, case kept); other globs match the value as it is.
+    argumentRules: [
+      // { tool: 'fs__read_file', args: { path: '~/.ssh/*.pub' } },
+      // { tool: 'fs__*', args: { path: '~/prod/**' }, allow: false },
+    ],
+    argumentGuard: {
+      // More credential paths (globs over the absolute path, case-insensitive), added to the
+      // built-in list: **/.ssh/**, **/.gnupg/**, **/.aws/**, **/.azure/**, **/.config/gcloud/**,
+      // **/.kube/**, **/.docker/config.json, **/.netrc, **/.npmrc, **/.pypirc, **/.git-credentials,
+      // **/.config/gh/hosts.yml, **/.password-store/**, **/.local/share/keyrings/**, **/.vault-token,
+      // **/.env, **/.env.*, **/*.env, **/*_rsa, **/*_dsa, **/*_ecdsa, **/*_ed25519, **/*.pem,
+      // **/*.key, **/*.p12, **/*.pfx, **/*.keystore, **/*.kdbx, /etc/shadow, /etc/gshadow,
+      // /etc/sudoers, /etc/sudoers.d/**.
+      paths: [], // e.g. ['~/work/secrets/**']
+      defaults: true, // false: only `paths` (aish-tui's own files, tokens, hidden characters are always checked)
+    },
     maxToolDepth: 8, // model -> tools -> model rounds per message
     // A tool call times out after this long without an answer. Each progress notification the
     // server sends starts the wait again, up to 10x this in all (20 minutes here); such a timeout

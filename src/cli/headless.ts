@@ -122,7 +122,11 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
       model,
       // The headless policy never answers "ask"; this only guards against a prompt that would hang.
       approve: async () => ({ action: 'deny', reason: 'headless mode does not ask' }),
-      confirmCommand: async (command) => (args.allowCmd ? { action: 'run', command: command.command } : { action: 'skip' }),
+      // A command that hides characters is never run unseen, --allow-cmd or not (README.md, "Safety").
+      confirmCommand: async (command) => {
+        if (args.allowCmd && command.mustEdit) note(`proposed command not run: ${command.mustEdit}`);
+        return args.allowCmd && !command.mustEdit ? { action: 'run', command: command.command } : { action: 'skip' };
+      },
       ...(args.maxToolDepth !== undefined ? { maxToolDepth: args.maxToolDepth } : {}),
     })) {
       if (event.type === 'message') log.append(event.message);

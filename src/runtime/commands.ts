@@ -9,6 +9,8 @@ import { describeServers, describeTool, describeTools, McpInputError, parseConne
 import { findTool } from '../services/tools/names';
 import { rootsCommand } from './roots-command';
 import type { InstructionGate } from './instructions';
+import type { ApprovalPolicy } from '../services/tools/policy';
+import { permissionLines } from './permissions';
 import type { AppStore } from '../state/store';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
@@ -37,6 +39,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'compact', usage: ':compact [focus]', help: 'summarise the conversation so far to free context (the last turns stay as they are; focus: what the summary must keep)' },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
   { name: 'resume', usage: ':resume <id>', help: 'load a saved session (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
+  { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)' },
   { name: 'quit', usage: ':quit', help: 'quit (also :q)' },
   {
     name: 'mcp',
@@ -75,6 +78,8 @@ export interface CommandHost {
   store: AppStore;
   config: AppConfig;
   mcp: McpManagerService;
+  /** The approval rules in force, for `:permissions`. */
+  policy: Pick<ApprovalPolicy, 'rules'>;
   env: NodeJS.ProcessEnv;
   /** Which servers' instructions reach the model (`:mcp instructions`). */
   instructions?: InstructionGate;
@@ -314,6 +319,9 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return mcpCommand(rest, host);
     case 'roots':
       return out(...rootsCommand(rest, host));
+    case 'permissions':
+    case 'perms':
+      return out(permissionLines(host.policy.rules(), host.mcp.servers(), host.config, host.env));
     case undefined:
       return out(['type :help for the commands'], 'info');
     default:

@@ -29,6 +29,7 @@ export const DEFAULT_COMMANDS: readonly CommandSpec[] = [
   { name: 'clear' },
   { name: 'model', args: ['model'] },
   { name: 'sessions' },
+  { name: 'permissions' },
   { name: 'quit' },
   {
     name: 'mcp',

@@ -97,6 +97,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const streamChat = options.streamChat ?? lazyStreamChat;
+  let secrets: string[] | undefined;
   const sampling = createSampler({
     config,
     streamChat,
@@ -111,6 +112,9 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     createMcpFor(config, env, { cwd, ...(options.interactive !== undefined ? { interactive: options.interactive } : {}), ...(options.elicit ? { elicit: options.elicit } : {}), sampling });
   const { policy, stop, pins: trackedPins } = createToolPolicy(config, mcp, {
     report: options.report,
+    env,
+    cwd,
+    secrets: () => (secrets ??= collectSecrets(config, env)),
     ...(options.headless ? { headless: options.headless } : {}),
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
@@ -147,7 +151,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   };
   const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
-  const secretsRedactor = () => (redact ??= createRedactor(collectSecrets(config, env)));
+  const secretsRedactor = () => (redact ??= createRedactor((secrets ??= collectSecrets(config, env))));
   const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
 
   return {

@@ -168,6 +168,7 @@ export function createSession(options: SessionOptions): Session {
     store,
     config,
     mcp,
+    policy: runtime.policy,
     env: runtime.env,
     cwd: runtime.cwd,
     instructions: runtime.instructions,

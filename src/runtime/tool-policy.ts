@@ -3,7 +3,10 @@
 // The TUI asks the user for what no rule decides; `-p` never asks (what no rule allows is denied,
 // and a changed definition is denied unless --accept-changed-tools re-pins it). Both are wired
 // here so that a change to how calls are decided is made once.
+import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
+import { sessionsDir } from '../services/history/index';
+import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
 import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 
@@ -25,6 +28,36 @@ export interface ToolPolicyOptions {
   pins?: PinStore;
   /** Pins that cannot be saved, changed definitions (TUI), accepted changes (headless). */
   report: Report;
+  /** Where `~` and relative paths in arguments point (default: the process's). */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The config's secrets (an argument holding one is flagged); asked per call. */
+  secrets?: () => readonly string[];
+}
+
+type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
+
+/**
+ * The argument guard for this config (services/tools/argument-guard.ts): the credential paths of
+ * `mcp.argumentGuard`, aish-tui's own config, state and session files, the config's secrets.
+ */
+export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher } {
+  const home = env.HOME || os.homedir();
+  const settings = config.mcp.argumentGuard;
+  const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), ...(config.sourcePath ? [config.sourcePath] : [])];
+  // Built on the first call decided, not at start: start-up reads only what the first frame draws.
+  let check: ArgumentGuard | undefined;
+  let matches: ArgumentMatcher | undefined;
+  return {
+    check: (args) => {
+      check ??= createArgumentGuard({ home, cwd, sensitivePaths: [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths], appPaths, secrets });
+      return check(args);
+    },
+    matches: (glob, value) => {
+      matches ??= createArgumentMatcher(home, cwd);
+      return matches(glob, value);
+    },
+  };
 }
 
 export interface ToolPolicy {
@@ -36,10 +69,15 @@ export interface ToolPolicy {
 }
 
 /** Throws (with the pattern in the message) when a rule pattern is malformed. */
-export function createToolPolicy(config: Pick<AppConfig, 'mcp' | 'paths'>, servers: PinnedServers, options: ToolPolicyOptions): ToolPolicy {
+export function createToolPolicy(config: GuardConfig, servers: PinnedServers, options: ToolPolicyOptions): ToolPolicy {
   const { headless, report } = options;
   // First, so that a malformed pattern stops the run before anything follows the servers.
-  const policy = createApprovalPolicy({ autoApprove: config.mcp.autoApprove, ...(headless ? { allow: headless.allow, headless: true } : {}) });
+  const policy = createApprovalPolicy({
+    autoApprove: config.mcp.autoApprove,
+    argumentRules: config.mcp.argumentRules,
+    guard: argumentGuardFor(config, options.env ?? process.env, options.cwd ?? process.cwd(), options.secrets),
+    ...(headless ? { allow: headless.allow, headless: true } : {}),
+  });
   if (options.definitions) {
     policy.setDefinitions(options.definitions);
     return { policy, stop: () => {} };

@@ -200,6 +200,8 @@ export interface FrameUi {
   /** `reason`: typing a deny reason; `edit`: editing a command before running it. */
   mode: 'buttons' | 'reason' | 'edit';
   field: EditorState;
+  /** The allow action pressed once on a call that takes it twice (frameKeys.ts `confirmAllow`). */
+  confirming?: string;
 }
 
 /** The sidebar's browsing state. Row ids: `s:<alias>` for a server, `t:<alias>:<tool>` for a tool. */

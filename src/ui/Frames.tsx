@@ -49,23 +49,41 @@ function samplingHead(sampling: PendingSampling): Head {
   return { kind: SAMPLING_KIND[sampling.stage], id: sampling.frameId, shownAt: sampling.shownAt, command: sampling.editText };
 }
 
-interface Head {
+interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' | 'confirmAllow'> {
   kind: FrameKind | 'elicitation';
   id: string;
   shownAt: number;
-  command?: string;
+}
+
+const CONFIRM_HIDDEN = 'hidden characters in the arguments';
+
+function approvalHead(entry: AppState['approvals'][number]): Head {
+  const call = entry.request.call;
+  const hidden = call.warnings?.some((warning) => warning.kind === 'hidden-characters');
+  return { kind: 'approval', id: call.id, shownAt: entry.shownAt, ...(hidden ? { confirmAllow: CONFIRM_HIDDEN } : {}) };
+}
+
+function commandHead(entry: AppState['commands'][number]): Head {
+  const proposed = entry.command;
+  return { kind: 'command', id: proposed.id, shownAt: entry.shownAt, command: proposed.command, ...(proposed.mustEdit ? { mustEdit: proposed.mustEdit, edited: proposed.edited ?? '' } : {}) };
 }
 
 function headOf(state: AppState): Head | undefined {
   const approval = state.approvals[0];
-  if (approval) return { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt };
+  if (approval) return approvalHead(approval);
   const elicitation = state.elicitations[0];
   if (elicitation) return { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt };
   const command = state.commands[0];
-  if (command) return { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command };
+  if (command) return commandHead(command);
   const sampling = state.samplings[0];
   if (sampling) return samplingHead(sampling);
   return undefined;
+}
+
+/** The key context of a head as drawn. */
+function keyContext(head: Head, drawn: { shownAt: number; total: number; viewport: number }): FrameKeyContext {
+  const { kind, command, mustEdit, edited, confirmAllow } = head;
+  return { kind: kind as FrameKind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command, ...(mustEdit ? { mustEdit, edited } : {}), ...(confirmAllow ? { confirmAllow } : {}) };
 }
 
 /**
@@ -107,21 +125,21 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const [, setTick] = useState(0);
 
   const head: Head | undefined = approval
-    ? { kind: 'approval', id: approval.request.call.id, shownAt: approval.shownAt }
+    ? approvalHead(approval)
     : elicitation
       ? { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt }
       : command
-      ? { kind: 'command', id: command.command.id, shownAt: command.shownAt, command: command.command.command }
-      : sampling
-        ? samplingHead(sampling)
-        : undefined;
+        ? commandHead(command)
+        : sampling
+          ? samplingHead(sampling)
+          : undefined;
   const inner = innerWidth(width);
   const call = approval?.request.call;
-  const commandText = command?.command.command;
+  const proposed = command?.command;
   const { parts, broken } = useMemo((): { parts: FrameParts; broken: boolean } => {
     try {
       if (call) return { parts: approvalParts(call, inner), broken: false };
-      if (commandText !== undefined) return { parts: commandParts(commandText, inner), broken: false };
+      if (proposed !== undefined) return { parts: commandParts(proposed.command, inner, proposed), broken: false };
       if (sampling) {
         const view = { request: sampling.request, model: sampling.model, stage: sampling.stage, text: sampling.text, ...(sampling.result?.stopReason ? { stopReason: sampling.result.stopReason } : {}), ...(sampling.problem ? { problem: sampling.problem } : {}) };
         return { parts: samplingParts(view, inner), broken: false };
@@ -130,9 +148,9 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     } catch (error) {
       // Never approve what could not be shown: the allow keys stay locked, deny still works.
       const message = error instanceof Error ? error.message : String(error);
-      return { parts: { header: [[{ text: `this ${call ? 'call' : commandText !== undefined ? 'command' : 'request'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
+      return { parts: { header: [[{ text: `this ${call ? 'call' : proposed !== undefined ? 'command' : 'request'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
     }
-  }, [call, commandText, sampling, inner]);
+  }, [call, proposed, sampling, inner]);
 
   const now = Date.now();
   let node: ReactNode = null;
@@ -170,7 +188,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     // Never allow what could not be shown: a frame that failed to lay out, or one taller than the
     // rows it has on screen (what is cut off was never seen). Scrolling and denying still work.
     const locked = broken ? BROKEN_HINT : probe.height > screenRows ? CLIPPED_HINT : undefined;
-    const context: FrameKeyContext = { kind: head.kind as FrameKind, shownAt, total: probe.total, viewport: probe.viewport, command: head.command };
+    const context = keyContext(head, { shownAt, total: probe.total, viewport: probe.viewport });
     const armed = !locked && isArmed(ui, context, now);
     guardEnd = guardEndsAt(ui, shownAt);
     armedLater = !locked && !armed && now < guardEnd;
@@ -212,7 +230,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     }
     if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
-    let result = frameKey(ui, key, { kind: current.kind as FrameKind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command: current.command });
+    let result = frameKey(ui, key, keyContext(current, drawn));
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
     if (result.hint) flashHint(store, result.hint);

@@ -113,7 +113,12 @@ describe('hostile text from the model and from an MCP server never reaches the t
       expect(frame).toContain('tag<U+E0041><U+E0042>');
       expect(frame).toMatch(/"spaced": "a⟨300 spaces⟩hidden-tail"/);
       expect(frame).toContain('<U+202E>reversed');
+      // The arguments hide characters: the argument guard says so, and allowing takes y twice (README.md, "Safety").
+      expect(frame).toContain('▲ Check the arguments (allowing takes the key twice):');
       await sleep(FRAME_DELAY_MS);
+      term.write('y');
+      await term.waitFor('press it again to allow');
+      await sleep(200);
       term.write('y');
       await term.waitFor(/after the tool .*clip/, 15_000);
       await term.waitFor(/idle/);

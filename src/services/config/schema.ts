@@ -149,6 +149,19 @@ const approveKey = z.string().superRefine((key, ctx) => {
   }
 });
 
+/**
+ * An allow (or deny) rule narrowed by its arguments: the tool (`alias__tool` or `alias__*`) and,
+ * per top-level argument, a glob its string value must match. A glob that starts with `/`, `~` or
+ * `$HOME` is matched against the value read as a path (normalised like the argument guard does);
+ * any other glob against the value as it is. Such a rule is the one way a call the argument guard
+ * flags runs without asking (and in headless mode at all): it names the argument.
+ */
+export const argumentRuleSchema = z.strictObject({
+  tool: approveKey,
+  args: z.record(z.string().min(1), z.string().min(1)).refine((args) => Object.keys(args).length > 0, { error: 'name at least one argument' }),
+  allow: z.boolean().default(true),
+});
+
 export const configSchema = z.strictObject({
   models: z.record(z.string().min(1), modelSchema).optional(),
   defaultModel: z.string().min(1).optional(),
@@ -157,6 +170,16 @@ export const configSchema = z.strictObject({
     .strictObject({
       servers: z.record(aliasKey, serverSchema).default({}),
       autoApprove: z.record(approveKey, z.boolean()).default({}),
+      argumentRules: z.array(argumentRuleSchema).default([]),
+      /** Credential and key paths that send an allowed call back to "ask" (see tools/argument-guard.ts). */
+      argumentGuard: z
+        .strictObject({
+          /** More globs, added to the built-in list. */
+          paths: z.array(z.string().min(1)).default([]),
+          /** false: only `paths` (aish-tui's own files, tokens and hidden characters are always checked). */
+          defaults: z.boolean().default(true),
+        })
+        .prefault({}),
       maxToolDepth: z.number().int().min(0).default(8),
       toolTimeoutMs: positiveInt.default(120_000),
       connectTimeoutMs: positiveInt.default(30_000),
@@ -240,6 +263,7 @@ export const configSchema = z.strictObject({
 export type AishConfigInput = z.input<typeof configSchema>;
 /** The parsed config file, defaults filled in. */
 export type ParsedConfig = z.output<typeof configSchema>;
+export type ArgumentRuleConfig = z.output<typeof argumentRuleSchema>;
 export type ModelEntry = z.output<typeof modelSchema>;
 export type HttpServerConfig = z.output<typeof httpServerSchema>;
 export type StdioServerConfig = z.output<typeof stdioServerSchema>;

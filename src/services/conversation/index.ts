@@ -15,6 +15,7 @@ import type { McpService, ServerSnapshot } from '../mcp/index';
 import { withInstructions } from '../mcp/index';
 import type { ToolIndex } from '../tools/names';
 import type { ApprovalPolicy } from '../tools/policy';
+import { checkCommand } from '../shell/danger';
 import { extractCommands } from '../shell/extract';
 import type { RunEvent, RunOptions } from '../shell/run';
 import { streamAnswer, type AnswerResult } from './answer';
@@ -256,7 +257,7 @@ async function* runProposals(proposals: string[], input: ConversationInput, appe
     ...(deps.env ? { env: deps.env } : {}),
   };
   for (const proposal of proposals) {
-    const command: ProposedCommand = { id: randomUUID(), command: proposal };
+    const command: ProposedCommand = { id: randomUUID(), command: proposal, ...checkCommand(proposal) };
     yield { type: 'command-proposed', command };
     const answer = signal.aborted ? undefined : await unlessAborted(input.confirmCommand(command), signal);
     if (!answer || answer.action === 'skip' || signal.aborted || answer.command.trim().length === 0) {

@@ -4,7 +4,7 @@
 import type { CompletedToolCall } from '../broker/types';
 import { ARGUMENTS_INVALID, CANCELLED, type McpService, type ToolCallOutcome, type ToolOutcomeKind } from '../mcp/index';
 import type { IndexedTool } from '../tools/names';
-import { HEADLESS_NO_RULE, type ApprovalPolicy } from '../tools/policy';
+import { HEADLESS_NO_RULE, type ApprovalPolicy, type PolicyDecision } from '../tools/policy';
 import { createAsyncQueue, drainUntil } from '../shared/async-queue';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
 
@@ -66,7 +66,9 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
   });
 }
 
-export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, definitionChanged?: string): ToolCallView {
+export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, verdict?: PolicyDecision): ToolCallView {
+  const definitionChanged = verdict?.action === 'ask' ? verdict.definitionChanged : undefined;
+  const warnings = verdict?.action === 'ask' ? verdict.warnings : undefined;
   return {
     id: call.id,
     wireName: call.name,
@@ -75,6 +77,7 @@ export function callView(call: CompletedToolCall, entry: IndexedTool | undefined
     rawArguments: call.arguments,
     ...(parsed.ok ? { arguments: parsed.value } : {}),
     ...(definitionChanged ? { definitionChanged } : {}),
+    ...(warnings && warnings.length > 0 ? { warnings: warnings.map(({ kind, where, reason }) => ({ kind, where, reason })) } : {}),
   };
 }
 
@@ -83,7 +86,7 @@ export function needsUser(call: CompletedToolCall, entry: IndexedTool | undefine
   const parsed = parseArguments(call.arguments);
   if (!entry || !parsed.ok) return false;
   if (mcp?.argumentProblem?.(entry.alias, entry.tool, parsed.value)) return false;
-  return policy.decide(entry.alias, entry.tool).action === 'ask';
+  return policy.decide(entry.alias, entry.tool, parsed.value).action === 'ask';
 }
 
 function denialText(decision: ToolDecision): string {
@@ -113,8 +116,8 @@ export function cutNotice(name: string, content: string, max: number): string | 
 /** Yields the call's events and returns its tool turn. */
 export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool | undefined, ctx: CallContext): AsyncGenerator<ConversationEvent, Extract<Message, { role: 'tool' }>, undefined> {
   const parsed = parseArguments(call.arguments);
-  const verdict = entry && parsed.ok && !ctx.notRunBecause ? ctx.policy.decide(entry.alias, entry.tool) : undefined;
-  yield { type: 'tool-call', call: callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined) };
+  const verdict = entry && parsed.ok && !ctx.notRunBecause ? ctx.policy.decide(entry.alias, entry.tool, parsed.value) : undefined;
+  yield { type: 'tool-call', call: callView(call, entry, parsed, verdict) };
 
   const finish = (content: string, isError: boolean, outcome: ToolOutcomeKind | 'denied' | 'skipped') => {
     const notRun = outcome === 'denied' || outcome === 'skipped' || outcome === 'cancelled' ? { outcome } : {};
@@ -151,7 +154,7 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   }
   else {
     const { position, count } = ctx.position();
-    const view = callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined);
+    const view = callView(call, entry, parsed, verdict);
     const answer = await unlessAborted(ctx.approve({ call: view, position, count }), ctx.signal);
     if (!answer || ctx.signal.aborted) {
       const done = finish(CANCELLED, true, 'cancelled');

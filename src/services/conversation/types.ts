@@ -2,6 +2,8 @@ import type { FinishReason, Usage } from '../broker/types';
 import type { ContextParts } from '../context/budget';
 import type { ContextWindow } from '../context/window';
 import type { ToolOutcomeKind, ToolProgress } from '../mcp/index';
+import type { GuardKind } from '../tools/argument-guard';
+import type { CommandCheck } from '../shell/danger';
 
 /** The context meter's numbers: usage against the window, part by part (see services/context/budget.ts). */
 export interface ContextSnapshot {
@@ -94,6 +96,16 @@ export interface ToolCallView {
   arguments?: Record<string, unknown>;
   /** Set when the tool's pinned definition changed since it was approved: what changed. */
   definitionChanged?: string;
+  /** What the argument guard found (services/tools/argument-guard.ts): why this call asks. */
+  warnings?: ArgumentWarning[];
+}
+
+/** One finding of the argument guard, as the frame shows it. */
+export interface ArgumentWarning {
+  kind: GuardKind;
+  /** Where in the arguments: `path`, `files[2].name`. */
+  where: string;
+  reason: string;
 }
 
 export interface ApprovalRequest {
@@ -107,7 +119,8 @@ export type ApprovalAnswer =
   | { action: 'allow'; scope: 'once' | 'tool' | 'server' }
   | { action: 'deny'; reason?: string };
 
-export interface ProposedCommand {
+/** A `CMD:` line waiting for the user, with what services/shell/danger.ts found in it. */
+export interface ProposedCommand extends CommandCheck {
   id: string;
   command: string;
 }

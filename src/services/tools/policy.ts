@@ -4,8 +4,9 @@
 // wire name: a server aliased `fs` must not inherit the rules of `fs-remote`. What a server says
 // about its own tools (annotations such as readOnlyHint, titles, descriptions) never decides
 // anything here: only the user's rules do.
-import { aliasProblem } from '../config/schema';
+import { aliasProblem, type ArgumentRuleConfig } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
+import { describeFindings, type ArgumentGuard, type ArgumentMatcher, type GuardFinding } from './argument-guard';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {
@@ -13,18 +14,26 @@ export interface RuleTarget {
   tool: string;
 }
 
+export type RuleOrigin = 'config' | 'command line' | 'session' | 'saved';
+
 export interface PolicyRule extends RuleTarget {
   allow: boolean;
   /** Where the rule came from, as shown to the user: `config mcp.autoApprove "fs__*"`. */
   source: string;
+  origin: RuleOrigin;
+  /** Argument globs (mcp.argumentRules): the rule applies only to calls whose arguments match them all. */
+  args?: Readonly<Record<string, string>>;
 }
 
 export type PolicyDecision =
   | { action: 'allow'; rule: string }
   /** `headless`: no rule allowed the call and headless mode never asks. */
-  | { action: 'deny'; rule: string; headless?: boolean }
-  /** Nothing decided: the front end asks (the TUI), or denies (headless). */
-  | { action: 'ask'; definitionChanged?: string };
+  | { action: 'deny'; rule: string; headless?: boolean; warnings?: GuardFinding[] }
+  /**
+   * Nothing decided: the front end asks (the TUI), or denies (headless). `warnings`: what the
+   * argument guard found (an allow rule stood aside for them, or no rule applied), for the frame.
+   */
+  | { action: 'ask'; definitionChanged?: string; warnings?: GuardFinding[] };
 
 /**
  * The hook for pinned tool definitions (docs/ARCHITECTURE.md, Security invariants 4): returns what changed when the tool's
@@ -48,15 +57,22 @@ export interface PolicyOptions {
   /** Headless mode never asks: what no rule allows is denied. */
   headless?: boolean;
   definitions?: DefinitionPins;
+  /** `mcp.argumentRules`: rules narrowed by argument globs. */
+  argumentRules?: readonly ArgumentRuleConfig[];
+  /** The argument guard and the matcher of argument globs (tools/argument-guard.ts); none: arguments are not looked at. */
+  guard?: { check: ArgumentGuard; matches: ArgumentMatcher };
 }
 
 export interface ApprovalPolicy {
   readonly headless: boolean;
-  decide(alias: string, tool: string): PolicyDecision;
+  /** `args`: the call's parsed arguments, for argument rules and the argument guard. */
+  decide(alias: string, tool: string, args?: Record<string, unknown>): PolicyDecision;
   /** "Always this tool" / "always this server" from the approval frame; lasts for the session. */
   addSessionRule(scope: 'tool' | 'server', alias: string, tool: string): string;
   /** Session rules as `alias__tool` / `alias__*`, in the order they were added. */
   sessionRules(): string[];
+  /** Every rule in force, config and command line first, then the session's, in order. */
+  rules(): PolicyRule[];
   /** The user allowed this call in the approval frame (once or always), having seen `shown`. */
   recordUserApproval(alias: string, tool: string, shown?: McpToolInfo): void;
   /** Plugs in (or replaces) the pinned-definition check. */
@@ -65,6 +81,8 @@ export interface ApprovalPolicy {
 
 export const HEADLESS_NO_RULE = 'headless mode: no rule allows this tool';
 export const CHANGED_IN_HEADLESS = 'its definition changed since it was first seen or last approved';
+export const GUARDED_IN_HEADLESS = 'its arguments need a look';
+export const GUARD_HEADLESS_HINT = 'a rule in mcp.argumentRules naming that argument allows it';
 
 /** Splits `alias__tool` / `alias__*` at the leftmost `__`; returns a problem string when malformed. */
 export function parseRulePattern(pattern: string): RuleTarget | string {
@@ -86,18 +104,29 @@ function matches(rule: RuleTarget, alias: string, tool: string): boolean {
   return rule.alias === alias && (rule.tool === '*' || rule.tool === tool);
 }
 
+/** How specific an allow rule is, for the one reported: argument rule > one tool > every tool. */
+function specificity(rule: PolicyRule): number {
+  return (rule.args ? 2 : 0) + (rule.tool === '*' ? 0 : 1);
+}
+
 /** Builds the policy; throws an Error naming the bad pattern (callers turn it into a usage error). */
 export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolicy {
   const fixed: PolicyRule[] = [];
   for (const [pattern, allow] of Object.entries(options.autoApprove ?? {})) {
     const target = parseRulePattern(pattern);
     if (typeof target === 'string') throw new Error(`mcp.autoApprove: ${target}`);
-    fixed.push({ ...target, allow, source: `config mcp.autoApprove ${pattern}` });
+    fixed.push({ ...target, allow, source: `config mcp.autoApprove ${pattern}`, origin: 'config' });
   }
+  (options.argumentRules ?? []).forEach((rule, index) => {
+    const target = parseRulePattern(rule.tool);
+    if (typeof target === 'string') throw new Error(`mcp.argumentRules[${index}].tool: ${target}`);
+    const args = Object.entries(rule.args).map(([name, glob]) => `${name}=${glob}`).join(' ');
+    fixed.push({ ...target, allow: rule.allow, args: { ...rule.args }, source: `config mcp.argumentRules[${index}] ${rule.tool} ${args}`, origin: 'config' });
+  });
   for (const pattern of options.allow ?? []) {
     const target = parseRulePattern(pattern);
     if (typeof target === 'string') throw new Error(`--auto-approve: ${target}`);
-    fixed.push({ ...target, allow: true, source: `--auto-approve ${pattern}` });
+    fixed.push({ ...target, allow: true, source: `--auto-approve ${pattern}`, origin: 'command line' });
   }
   const session: PolicyRule[] = [];
   let definitions = options.definitions;
@@ -105,18 +134,32 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
 
   return {
     headless,
-    decide(alias, tool) {
-      const all = [...fixed, ...session].filter((rule) => matches(rule, alias, tool));
+    decide(alias, tool, args) {
+      const guard = options.guard;
+      // An argument rule applies only when every argument it names matches its glob.
+      const argsMatch = (rule: PolicyRule) => !rule.args || (args !== undefined && guard !== undefined && Object.entries(rule.args).every(([name, glob]) => Object.hasOwn(args, name) && guard.matches(glob, args[name])));
+      const all = [...fixed, ...session].filter((rule) => matches(rule, alias, tool) && argsMatch(rule));
       // Deny wins over any allow, whatever its source or order.
       const deny = all.find((rule) => !rule.allow);
       if (deny) return { action: 'deny', rule: deny.source };
-      // An exact tool rule is reported in preference to a server glob: it says more.
-      const allow = all.find((rule) => rule.tool === tool) ?? all[0];
+      // The most specific rule is reported: it says most about why the call runs.
+      const allows = all.filter((rule) => rule.allow);
+      const allow = allows.reduce<PolicyRule | undefined>((best, rule) => (!best || specificity(rule) > specificity(best) ? rule : best), undefined);
       if (headless && !allow) return { action: 'deny', rule: HEADLESS_NO_RULE, headless: true };
+      // A finding in an argument that a matching argument rule names is what the rule was written
+      // for; any other finding sends the call back to the user (docs/ARCHITECTURE.md, Security invariants 8).
+      const covered = new Set(allows.flatMap((rule) => Object.keys(rule.args ?? {})));
+      const warnings = args !== undefined && guard ? guard.check(args).filter((finding) => finding.argument === '' || !covered.has(finding.argument)) : [];
       // A definition that changed since it was pinned is not what the rules were written for.
       const changed = definitions?.changeOf(alias, tool);
       if (changed !== undefined) {
-        return headless ? { action: 'deny', rule: `${CHANGED_IN_HEADLESS} (${changed}); allow it once in aish-tui or pass --accept-changed-tools`, headless: true } : { action: 'ask', definitionChanged: changed };
+        return headless
+          ? { action: 'deny', rule: `${CHANGED_IN_HEADLESS} (${changed}); allow it once in aish-tui or pass --accept-changed-tools`, headless: true }
+          : { action: 'ask', definitionChanged: changed, ...(warnings.length > 0 ? { warnings } : {}) };
+      }
+      if (warnings.length > 0) {
+        if (headless) return { action: 'deny', rule: `${GUARDED_IN_HEADLESS}: ${describeFindings(warnings).join('; ')}; ${GUARD_HEADLESS_HINT}`, headless: true, warnings };
+        return { action: 'ask', warnings };
       }
       if (allow) return { action: 'allow', rule: allow.source };
       return { action: 'ask' };
@@ -125,11 +168,12 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       const target = { alias, tool: scope === 'server' ? '*' : tool };
       const name = formatRule(target);
       if (!session.some((rule) => rule.alias === target.alias && rule.tool === target.tool)) {
-        session.push({ ...target, allow: true, source: `session rule ${name}` });
+        session.push({ ...target, allow: true, source: `session rule ${name}`, origin: 'session' });
       }
       return name;
     },
     sessionRules: () => session.map(formatRule),
+    rules: () => [...fixed, ...session].map((rule) => ({ ...rule })),
     recordUserApproval(alias, tool, shown) {
       definitions?.accept(alias, tool, shown);
     },

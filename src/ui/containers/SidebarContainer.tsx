@@ -98,6 +98,10 @@ export const SIDEBAR_ACTIONS = {
     if (row) openServer(row.alias);
     return true;
   },
+  'sidebar.permissions': ({ controller }) => {
+    controller.submit(':permissions');
+    return true;
+  },
   'sidebar.reconnect': ({ store, controller }) => actOnServer(store, controller, 'reconnect'),
   'sidebar.disconnect': ({ store, controller }) => actOnServer(store, controller, 'disconnect'),
   'sidebar.openSignIn': ({ store, controller }) => {
@@ -112,7 +116,7 @@ export const SIDEBAR_ACTIONS = {
 } satisfies ActionHandlers<KeyAction, [SidebarArgs]>;
 
 /** The sidebar's letters act only when typed on their own (a paste or a typed-ahead run never does). */
-const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect', 'sidebar.openSignIn']);
+const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect', 'sidebar.openSignIn', 'sidebar.permissions']);
 
 export function handleSidebarKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
   if (store.getState().focus !== 'sidebar') return false;

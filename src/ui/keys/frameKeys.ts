@@ -38,6 +38,15 @@ export interface FrameKeyContext {
   viewport: number;
   /** The command as proposed, or a sampling request or answer as text (prefills the edit field). */
   command?: string;
+  /** Command frame: why the command cannot run as proposed (it hides characters); `y` refuses, `e` edits `edited`. */
+  mustEdit?: string;
+  /** What the edit line starts from when `mustEdit` is set. */
+  edited?: string;
+  /**
+   * Approval frame: why allowing takes the same allow key twice (the arguments hide characters),
+   * so no single key, typed out of habit, lets such a call run.
+   */
+  confirmAllow?: string;
 }
 
 export type FrameAnswer = { kind: 'approval'; answer: ApprovalAnswer } | { kind: 'command'; answer: CommandAnswer } | { kind: 'sampling'; answer: SamplingAnswer };
@@ -146,6 +155,9 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
       case 'approval.allowTool':
       case 'approval.allowServer': {
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole call first (↓ / PgDn), then approve' };
+        if (context.confirmAllow && ui.confirming !== action) {
+          return { ui: { ...ui, confirming: action }, handled: true, hint: `${context.confirmAllow}: press it again to allow` };
+        }
         const scope = action === 'approval.allowOnce' ? 'once' : action === 'approval.allowTool' ? 'tool' : 'server';
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'allow', scope } } };
       }
@@ -158,11 +170,13 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
     switch (action) {
       case 'command.run':
         if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole command first (↓ / PgDn), then run it' };
+        // No key runs a command that hides characters: only the edited line, which shows all it holds.
+        if (context.mustEdit) return { ui, handled: true, hint: 'hidden characters: edit it with e first' };
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'run', command: context.command ?? '' } } };
       case 'frame.no':
         return { ui, handled: true, answer: { kind: 'command', answer: { action: 'skip' } } };
       case 'frame.edit':
-        return { ui: { ...ui, mode: 'edit', field: editorFromText(context.command ?? ''), button: 1 }, handled: true };
+        return { ui: { ...ui, mode: 'edit', field: editorFromText((context.mustEdit ? context.edited : undefined) ?? context.command ?? ''), button: 1 }, handled: true };
     }
   }
   return { ui, handled: true };
@@ -220,6 +234,14 @@ export function frameKey(current: FrameUi, key: KeyEvent, context: FrameKeyConte
   const guarded = guarding(current, context, key.at) || (key.burst && isTyping(key));
   const ui = guarded && key.at > (current.guardKeyAt ?? -Infinity) ? { ...current, guardKeyAt: key.at } : current;
   if (guarded && isTyping(key)) return { ui, handled: false, hint: TYPED_AHEAD_HINT };
+  const result = buttonKey(ui, key, context, current);
+  // A confirmation holds only for the very next key: anything else in between starts over.
+  if (ui.confirming !== undefined && result.ui.confirming === ui.confirming && !result.answer) return { ...result, ui: { ...result.ui, confirming: undefined } };
+  return result;
+}
+
+/** `current` is the frame's state before this key (the guard is checked against it). */
+function buttonKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext, current: FrameUi): FrameKeyResult {
   const buttons: readonly FrameAction[] = FRAME_BUTTON_ACTIONS[context.kind];
   const step = Math.max(1, context.viewport - 1);
   const moveButton = (by: number) => ({ ui: { ...ui, button: (ui.button + by + buttons.length) % buttons.length }, handled: true });

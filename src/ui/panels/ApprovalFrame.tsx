@@ -46,18 +46,33 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   // Said before the arguments: the user must know the tool is not the one they allowed before.
   const changed = call.definitionChanged ? sanitizeLabel(call.definitionChanged) : undefined;
   if (changed) pushAll(header, wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
+  // Why a call a rule would allow asks (the argument guard): said before the arguments too.
+  const warnings = (call.warnings ?? []).map((warning) => `${sanitizeLabel(warning.where)}: ${sanitizeLabel(warning.reason)}`);
+  if (warnings.length > 0) {
+    pushAll(header, wrapWords(`▲ Check the arguments${call.warnings!.some((warning) => warning.kind === 'hidden-characters') ? ' (allowing takes the key twice)' : ''}:`, columns, 'warn'));
+    for (const warning of warnings.slice(0, MAX_HEADER_WARNINGS)) pushAll(header, wrapWords(`• ${warning}`, columns, 'warn'));
+    if (warnings.length > MAX_HEADER_WARNINGS) header.push([{ text: truncate(`• and ${warnings.length - MAX_HEADER_WARNINGS} more, listed below the arguments`, columns), tone: 'warn' }]);
+  }
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
   if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
-  const oneRowHeader = oneRow(call, changed !== undefined, columns);
+  if (warnings.length > 0) compactHeader.push([{ text: truncate(`▲ ${warnings.length > 1 ? `${warnings.length} findings: ` : ''}${warnings[0]}`, columns), tone: 'warn' }]);
+  const oneRowHeader = oneRow(call, changed !== undefined ? ' ▲ changed' : warnings.length > 0 ? ' ▲ check arguments' : '', columns);
 
   const args = argumentText(call);
   const body: Line[] = [];
   for (const line of markWhitespace(sanitizeStrict(args.text.length > 0 ? args.text : '(none)'))) {
     pushAll(body, wrapLine(line, columns));
   }
+  if (warnings.length > MAX_HEADER_WARNINGS) {
+    body.push([], [{ text: 'why this call asks:', tone: 'warn' }]);
+    for (const warning of warnings) body.push(...wrapWords(`• ${warning}`, columns, 'warn'));
+  }
   const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
   return { header, compactHeader, oneRowHeader, bodyLabel, body };
 }
+
+/** Findings listed in the header; more go below the arguments (the header must leave room for them). */
+const MAX_HEADER_WARNINGS = 3;
 
 /** Cuts the middle out of `text` (marked `…`) so it takes at most `max` columns: both ends stay. */
 function elideMiddle(text: string, max: number): string {
@@ -85,12 +100,11 @@ function elideMiddle(text: string, max: number): string {
  * come first; the `changed` flag and the note give way to them on a narrow frame (the border is
  * drawn in the warning colour, and the `…` still shows the cut).
  */
-function oneRow(call: ToolCallView, changed: boolean, columns: number): Line {
+function oneRow(call: ToolCallView, flagText: string, columns: number): Line {
   const identity = call.alias !== undefined || call.tool !== undefined;
   const names = identity ? [sanitizeLabel(call.alias ?? '?'), sanitizeLabel(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
   const avail = columns - (identity ? width('server  · tool ') : width('call '));
   const needed = names.reduce((sum, name) => sum + width(name), 0);
-  const flagText = changed ? ' ▲ changed' : '';
   if (needed + width(flagText) <= avail) return rowOf(identity, names, flagText, '');
   if (needed <= avail) return rowOf(identity, names, '', '');
   // The names have to be cut: the flag and the note stay while the names keep MIN_NAME_ROOM.
@@ -141,5 +155,5 @@ export interface ApprovalFrameProps {
 
 /** The inline frame that asks before a tool call runs. */
 export function ApprovalFrame({ call, ...rest }: ApprovalFrameProps) {
-  return <AskFrame title="Run this tool?" tone={call.definitionChanged ? 'warn' : 'accent'} {...rest} />;
+  return <AskFrame title="Run this tool?" tone={call.definitionChanged || call.warnings?.length ? 'warn' : 'accent'} {...rest} />;
 }

@@ -1,7 +1,8 @@
-import { sanitizeStrict } from '../../services/terminal/sanitize';
+import type { ProposedCommand } from '../../services/conversation/types';
+import { sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
 import type { FrameButton, FrameLayout, FrameParts } from './frameLayout';
-import { markWhitespace, wrapLine, type Line } from './text';
+import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
 
@@ -11,15 +12,24 @@ export const COMMAND_BUTTONS: FrameButton[] = [
   { key: 'n', label: 'Skip', short: 'skip' },
 ];
 
-/** The proposed command exactly as it would run, escaped, every line shown; only the command scrolls. */
-export function commandParts(command: string, columns: number): FrameParts {
+/**
+ * The proposed command exactly as it would run, escaped, every line shown; only the command
+ * scrolls. Above it, what services/shell/danger.ts found: dangerous shapes (a warning, never a
+ * verdict that anything else is safe) and hidden characters (then it runs only after an edit).
+ */
+export function commandParts(command: string, columns: number, check: Pick<ProposedCommand, 'warnings' | 'mustEdit'> = {}): FrameParts {
   const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+  const compactHeader: Line[] = [];
+  for (const warning of check.warnings ?? []) header.push(...wrapWords(`▲ This command ${sanitizeLabel(warning)}.`, columns, 'warn'));
+  if (check.mustEdit) header.push(...wrapWords(`▲ It cannot run as proposed: ${sanitizeLabel(check.mustEdit)}. e edits it without them.`, columns, 'warn'));
+  const flags = [...(check.warnings ?? []), ...(check.mustEdit ? ['edit to run: hidden characters'] : [])];
+  if (flags.length > 0) compactHeader.push(...wrapWords(`▲ ${sanitizeLabel(flags.join(' · '))}`, columns, 'warn').slice(0, 2));
   const body: Line[] = [];
   const marked = markWhitespace(sanitizeStrict(command));
   marked.forEach((line, index) => {
     pushAll(body, wrapLine([{ text: index === 0 ? '$ ' : '  ', tone: 'accent' }, ...line.map((seg) => ({ ...seg, tone: seg.tone ?? 'bold' }))], columns));
   });
-  return { header, compactHeader: [], body };
+  return { header, compactHeader, body };
 }
 
 const EDIT_FIELD: AskField = { mode: 'edit', prompt: [{ text: '$ ', tone: 'accent' }], help: 'Enter run the edited command · Esc back' };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createToolPolicy } from '../../../src/runtime/tool-policy';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from '../../../src/services/mcp/index';
+import { configSchema } from '../../../src/services/config/schema';
 import { createMemoryPinStore } from '../../../src/services/tools/pins';
 
 // The servers as pin tracking sees them: a list and its events, changed the way a server's
@@ -26,7 +27,11 @@ function servers() {
 }
 
 const tool = (description: string): McpToolInfo => ({ name: 'read', description, inputSchema: { type: 'object' } });
-const config = (autoApprove: Record<string, boolean> = {}) => ({ mcp: { autoApprove } as never, paths: { stateDir: mkdtempSync(path.join(os.tmpdir(), 'aish-policy-')) } as never });
+const config = (autoApprove: Record<string, boolean> = {}) => {
+  const parsed = configSchema.parse({ mcp: { autoApprove } });
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'aish-policy-'));
+  return { mcp: parsed.mcp, history: parsed.history, sourcePath: undefined, paths: { stateDir, configDir: path.join(stateDir, 'config') } };
+};
 
 describe('how a tool call is decided (one place for the TUI and -p)', () => {
   it('TUI: a rule allows the pinned tool; once its definition changes it asks again and the change is reported', () => {
