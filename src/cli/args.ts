@@ -17,6 +17,8 @@ export interface CliArgs {
   allowCmd: boolean;
   /** Headless: a tool whose definition changed since it was pinned is accepted (re-pinned) instead of denied. */
   acceptChangedTools: boolean;
+  /** Headless: a tool never approved before may run under a server-wide rule (`alias__*`). */
+  acceptNewTools: boolean;
   maxToolDepth?: number;
   continueLast: boolean;
   resume?: string;
@@ -59,6 +61,8 @@ Headless (no UI, for scripts):
       --allow-cmd             run proposed CMD: lines (otherwise only reported)
       --accept-changed-tools  run allowed tools whose definition changed since it was
                               first seen (otherwise such calls are denied)
+      --accept-new-tools      let alias__* rules run tools never approved before
+                              (otherwise such calls are denied)
       --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
 
 Subcommands:
@@ -95,6 +99,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'auto-approve': { type: 'string', multiple: true },
         'allow-cmd': { type: 'boolean' },
         'accept-changed-tools': { type: 'boolean' },
+        'accept-new-tools': { type: 'boolean' },
         'max-tool-depth': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
@@ -145,6 +150,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     autoApprove: values['auto-approve'] ?? [],
     allowCmd: values['allow-cmd'] ?? false,
     acceptChangedTools: values['accept-changed-tools'] ?? false,
+    acceptNewTools: values['accept-new-tools'] ?? false,
     maxToolDepth,
     continueLast: values.continue ?? false,
     resume: values.resume,

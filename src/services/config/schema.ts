@@ -112,6 +112,8 @@ export const configSchema = z.strictObject({
       maxToolCallsPerAnswer: positiveInt.default(32),
       /** How often an idle HTTP server is pinged to notice that it went away; 0 never pings. */
       pingIntervalMs: z.number().int().min(0).default(30_000),
+      /** Longest tool description sent to the model; a longer one is cut, with a note saying so. */
+      maxDescriptionChars: positiveInt.default(2_000),
     })
     .prefault({}),
   builtin: z.boolean().default(true),
@@ -149,6 +151,9 @@ export const configSchema = z.strictObject({
       httpMaxMessageBytes: positiveInt.default(64 * 1024 * 1024),
       inputSchemaBytes: positiveInt.default(64 * 1024),
       inputSchemaDepth: positiveInt.default(32),
+      toolDefinitionBytes: positiveInt.default(256 * 1024),
+      toolDefinitionDepth: positiveInt.default(64),
+      toolListBytes: positiveInt.default(8 * 1024 * 1024),
     })
     .prefault({}),
   ui: z

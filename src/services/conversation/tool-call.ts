@@ -64,7 +64,7 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
   });
 }
 
-export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, definitionChanged?: string): ToolCallView {
+export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, definitionChanged?: string, newTool?: string): ToolCallView {
   return {
     id: call.id,
     wireName: call.name,
@@ -73,6 +73,7 @@ export function callView(call: CompletedToolCall, entry: IndexedTool | undefined
     rawArguments: call.arguments,
     ...(parsed.ok ? { arguments: parsed.value } : {}),
     ...(definitionChanged ? { definitionChanged } : {}),
+    ...(newTool ? { newTool } : {}),
   };
 }
 
@@ -112,7 +113,7 @@ export function cutNotice(name: string, content: string, max: number): string | 
 export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool | undefined, ctx: CallContext): AsyncGenerator<ConversationEvent, Extract<Message, { role: 'tool' }>, undefined> {
   const parsed = parseArguments(call.arguments);
   const verdict = entry && parsed.ok && !ctx.notRunBecause ? ctx.policy.decide(entry.alias, entry.tool) : undefined;
-  yield { type: 'tool-call', call: callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined) };
+  yield { type: 'tool-call', call: callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined, verdict?.action === 'ask' ? verdict.newTool : undefined) };
 
   const finish = (content: string, isError: boolean, outcome: ToolOutcomeKind | 'denied' | 'skipped') => {
     const notRun = outcome === 'denied' || outcome === 'skipped' || outcome === 'cancelled' ? { outcome } : {};
@@ -149,7 +150,7 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   }
   else {
     const { position, count } = ctx.position();
-    const view = callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined);
+    const view = callView(call, entry, parsed, verdict?.action === 'ask' ? verdict.definitionChanged : undefined, verdict?.action === 'ask' ? verdict.newTool : undefined);
     const answer = await unlessAborted(ctx.approve({ call: view, position, count }), ctx.signal);
     if (!answer || ctx.signal.aborted) {
       const done = finish(CANCELLED, true, 'cancelled');

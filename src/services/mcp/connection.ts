@@ -12,6 +12,8 @@ import { watchConnection } from './connection-watch';
 import { endHttpSession } from './session-end';
 import type { Liveness } from './liveness';
 import { processEndLine } from './connect-failure';
+import { guardToolLists } from './tool-list-guard';
+import { MAX_TOOLS } from './tool-list';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -49,6 +51,8 @@ export interface OpenContext {
   onTransportProblem?: (message: string) => void;
   /** The server is gone: a stream could not be resumed or re-opened, or a ping went unanswered. */
   onConnectionLost?: (reason: string) => void;
+  /** A tool dropped from a tools/list answer before it was parsed (too large, too deep, malformed). */
+  onToolDropped?: (note: string) => void;
 }
 
 function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
@@ -57,6 +61,8 @@ function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers
 
 async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
   context.track(transport);
+  // Before the client attaches its handler: every tools/list answer is screened before it is parsed.
+  guardToolLists(transport, { ...context.options.limits, maxTools: MAX_TOOLS }, (note) => context.onToolDropped?.(note));
   await client.connect(transport, { timeout: context.timeoutMs });
 }
 

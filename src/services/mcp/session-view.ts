@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { redact } from './errors';
 import type { McpLimits } from './options';
 import { StderrTail } from './stderr';
-import { acceptTools } from './tool-list';
+import { acceptTools, listDifference } from './tool-list';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
 
 // What one server shows the rest of the app: its snapshot (tools included), the status lines it
@@ -90,11 +90,11 @@ export class SessionView {
 
   /** A re-listed tool list; some servers announce a change right after connecting, so only a real change is news. */
   replaceTools(tools: Tool[]): void {
-    const before = JSON.stringify(this.snapshot.tools);
+    const previous = this.snapshot.tools;
     const accepted = this.acceptTools(tools);
-    if (JSON.stringify(accepted) === before) return;
+    if (JSON.stringify(accepted) === JSON.stringify(previous)) return;
     this.update({ tools: accepted });
-    this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
+    this.status('info', `mcp ${this.alias}: tool list changed (${accepted.length} tools${listDifference(previous, accepted)})`);
   }
 
   /** A fresh stderr tail for a new process. */

@@ -128,6 +128,7 @@ export class ServerSession {
           if (attempt.current) this.transportProblem = message;
         },
         onConnectionLost: (reason) => this.connectionLost(reason, attempt),
+        onToolDropped: (note) => attempt.current && this.view.status('warn', `mcp ${this.alias}: ${note}`),
       });
     })();
     try {

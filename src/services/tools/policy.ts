@@ -6,6 +6,7 @@
 // anything here: only the user's rules do.
 import { aliasProblem } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
+import { newToolVerdict } from './new-tools';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {
@@ -24,7 +25,7 @@ export type PolicyDecision =
   /** `headless`: no rule allowed the call and headless mode never asks. */
   | { action: 'deny'; rule: string; headless?: boolean }
   /** Nothing decided: the front end asks (the TUI), or denies (headless). */
-  | { action: 'ask'; definitionChanged?: string };
+  | { action: 'ask'; definitionChanged?: string; newTool?: string };
 
 /**
  * The hook for pinned tool definitions (docs/ARCHITECTURE.md, Security invariants 4): returns what changed when the tool's
@@ -38,6 +39,8 @@ export interface DefinitionPins {
   changeOf: DefinitionCheck;
   /** Called when the user approves a call: the definition it was shown (`shown`) becomes the pinned one. */
   accept(alias: string, tool: string, shown?: McpToolInfo): void;
+  /** True for a tool never approved before: server-wide rules do not run it yet (tools/new-tools.ts). */
+  isNew?(alias: string, tool: string): boolean;
 }
 
 export interface PolicyOptions {
@@ -118,6 +121,8 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       if (changed !== undefined) {
         return headless ? { action: 'deny', rule: `${CHANGED_IN_HEADLESS} (${changed}); allow it once in aish-tui or pass --accept-changed-tools`, headless: true } : { action: 'ask', definitionChanged: changed };
       }
+      const unseen = newToolVerdict(allow, definitions, alias, tool, headless);
+      if (unseen) return unseen;
       if (allow) return { action: 'allow', rule: allow.source };
       return { action: 'ask' };
     },

@@ -4,6 +4,8 @@ import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFr
 import { SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
 import { graphemes, lineWidth, markWhitespace, truncate, width, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { sanitizeName } from '../../services/terminal/look-alike';
+import { trustNotes, trustWarns } from './trustNotes';
 
 /** The answers, in button order; `e` opens the reason line. */
 export const APPROVAL_BUTTONS: FrameButton[] = [
@@ -32,9 +34,9 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
       ? wrapLine(
           [
             { text: 'server ', tone: 'muted' },
-            { text: sanitizeLabel(call.alias ?? '?'), tone: 'accent' },
+            { text: sanitizeName(call.alias ?? '?'), tone: 'accent' },
             { text: ' · tool ', tone: 'muted' },
-            { text: sanitizeLabel(call.tool ?? '?'), tone: 'accent' },
+            { text: sanitizeName(call.tool ?? '?'), tone: 'accent' },
           ],
           columns,
         )
@@ -45,9 +47,12 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   // Said before the arguments: the user must know the tool is not the one they allowed before.
   const changed = call.definitionChanged ? sanitizeLabel(call.definitionChanged) : undefined;
   if (changed) header.push(...wrapWords(`▲ This tool changed since it was first seen or last approved: ${changed}. Earlier "always" approvals are suspended until you allow it again.`, columns, 'warn'));
+  const trust = trustNotes(call, columns);
+  header.push(...trust.full);
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
   if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
-  const oneRowHeader = oneRow(call, changed !== undefined, columns);
+  compactHeader.push(...trust.compact);
+  const oneRowHeader = oneRow(call, `${changed !== undefined ? ' ▲ changed' : ''}${trust.flags}`, columns);
 
   const args = argumentText(call);
   const body: Line[] = [];
@@ -84,12 +89,11 @@ function elideMiddle(text: string, max: number): string {
  * come first; the `changed` flag and the note give way to them on a narrow frame (the border is
  * drawn in the warning colour, and the `…` still shows the cut).
  */
-function oneRow(call: ToolCallView, changed: boolean, columns: number): Line {
+function oneRow(call: ToolCallView, flagText: string, columns: number): Line {
   const identity = call.alias !== undefined || call.tool !== undefined;
-  const names = identity ? [sanitizeLabel(call.alias ?? '?'), sanitizeLabel(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
+  const names = identity ? [sanitizeName(call.alias ?? '?'), sanitizeName(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
   const avail = columns - (identity ? width('server  · tool ') : width('call '));
   const needed = names.reduce((sum, name) => sum + width(name), 0);
-  const flagText = changed ? ' ▲ changed' : '';
   if (needed + width(flagText) <= avail) return rowOf(identity, names, flagText, '');
   if (needed <= avail) return rowOf(identity, names, '', '');
   // The names have to be cut: the flag and the note stay while the names keep MIN_NAME_ROOM.
@@ -140,5 +144,5 @@ export interface ApprovalFrameProps {
 
 /** The inline frame that asks before a tool call runs. */
 export function ApprovalFrame({ call, ...rest }: ApprovalFrameProps) {
-  return <AskFrame title="Run this tool?" tone={call.definitionChanged ? 'warn' : 'accent'} {...rest} />;
+  return <AskFrame title="Run this tool?" tone={call.definitionChanged || trustWarns(call) ? 'warn' : 'accent'} {...rest} />;
 }

@@ -4,15 +4,18 @@ import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
 import { GLYPH, stderrLine, transportLabel } from './Sidebar';
 import { markWhitespace, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { sanitizeName } from '../../services/terminal/look-alike';
+import { toolWarningLines } from './toolBadges';
 
 /** Everything known about one tool, escaped and wrapped to `columns`. */
 export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, columns: number): Line[] {
   const lines: Line[] = [];
-  lines.push(...wrapLine([{ text: sanitizeLabel(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
+  lines.push(...wrapLine([{ text: sanitizeName(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
   if (!tool) {
     lines.push([{ text: 'this tool is no longer offered by the server', tone: 'warn' }]);
     return lines;
   }
+  lines.push(...toolWarningLines(tool, columns));
   if (tool.title) lines.push(...wrapWords(sanitizeLabel(tool.title), columns, 'accent'));
   lines.push([]);
   if (tool.description) lines.push(...wrapWords(sanitize(tool.description, { invisibles: 'mark', tabs: 'escape' }), columns));
