@@ -53,6 +53,8 @@ export interface OpenContext {
   onConnectionLost?: (reason: string) => void;
   /** A tool dropped from a tools/list answer before it was parsed (too large, too deep, malformed). */
   onToolDropped?: (note: string) => void;
+  /** A stdio server printed a line that is not an MCP message: the kept ones, newest last. */
+  onStrayStdout?: (lines: string[]) => void;
 }
 
 function newClient(options: ResolvedMcpOptions, listChanged: ListChangedHandlers): Client {
@@ -124,6 +126,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   if (!isStdioServer(config)) return openHttp(config, context);
 
   const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
+  transport.strayStdout.onLine = () => context.onStrayStdout?.(transport.strayStdout.tail.snapshot());
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer | string) => {
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));

@@ -140,6 +140,7 @@ export function serverJson(server: ServerSnapshot) {
     error: server.error ?? null,
     authUrl: server.authUrl ?? null,
     stderr: server.stderr.slice(-20),
+    strayStdout: (server.strayStdout ?? []).slice(-20),
   };
 }
 

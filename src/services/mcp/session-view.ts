@@ -14,6 +14,8 @@ const STDERR_EMIT_INTERVAL_MS = 250;
 export class SessionView {
   snapshot: ServerSnapshot;
   stderr = new StderrTail();
+  /** Lines a stdio server printed on stdout that are not MCP messages (the last ones, cut). */
+  private stray: string[] = [];
   private stderrTimer: NodeJS.Timeout | undefined;
   /** Once the session is closed nothing more is emitted. */
   private muted = false;
@@ -97,10 +99,34 @@ export class SessionView {
     this.status('info', `mcp ${this.alias}: tool list changed (${accepted.length} tools${listDifference(previous, accepted)})`);
   }
 
+  /**
+   * What a connection tells about itself besides its state, while `current()` (its attempt is the
+   * latest): tools dropped from its list before parsing, lines on stdout that are not MCP.
+   */
+  connectionNotes(current: () => boolean): { onToolDropped: (note: string) => void; onStrayStdout: (lines: string[]) => void } {
+    return {
+      onToolDropped: (note) => current() && this.status('warn', `mcp ${this.alias}: ${note}`),
+      onStrayStdout: (lines) => {
+        if (!current()) return;
+        this.stray = lines;
+        this.scheduleStderrUpdate();
+      },
+    };
+  }
+
   /** A fresh stderr tail for a new process. */
   resetStderr(): StderrTail {
     this.stderr = new StderrTail();
+    this.stray = [];
+    // Taken out with the next update (the new process has printed nothing yet).
+    if (this.snapshot.strayStdout) this.snapshot = { ...this.snapshot, strayStdout: undefined };
     return this.stderr;
+  }
+
+  /** The kept stray stdout lines, with this server's secrets removed. */
+  strayLines(): string[] {
+    const secrets = this.secrets();
+    return secrets.length === 0 ? this.stray : this.stray.map((line) => redact(line, secrets));
   }
 
   /** The kept stderr lines, with this server's secrets removed (a server may print its own token). */
@@ -114,7 +140,7 @@ export class SessionView {
     if (this.stderrTimer) return;
     this.stderrTimer = setTimeout(() => {
       this.stderrTimer = undefined;
-      this.update({ stderr: this.stderrLines() });
+      this.update({ stderr: this.stderrLines(), ...(this.stray.length > 0 ? { strayStdout: this.strayLines() } : {}) });
     }, STDERR_EMIT_INTERVAL_MS);
     this.stderrTimer.unref();
   }

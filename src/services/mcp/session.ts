@@ -128,7 +128,7 @@ export class ServerSession {
           if (attempt.current) this.transportProblem = message;
         },
         onConnectionLost: (reason) => this.connectionLost(reason, attempt),
-        onToolDropped: (note) => attempt.current && this.view.status('warn', `mcp ${this.alias}: ${note}`),
+        ...this.view.connectionNotes(() => attempt.current),
       });
     })();
     try {

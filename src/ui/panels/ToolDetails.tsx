@@ -79,6 +79,12 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
       lines.push([{ text: `stderr, last ${server.stderr.length} line${server.stderr.length === 1 ? '' : 's'}`, tone: 'muted' }]);
       for (const line of server.stderr) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
     }
+    // Printed on stdout but not MCP: a log line in the wrong stream, or text meant for the terminal.
+    const stray = server.strayStdout ?? [];
+    if (stray.length > 0) {
+      lines.push([], [{ text: `stdout lines that are not MCP messages, last ${stray.length}`, tone: 'warn' }]);
+      for (const line of stray) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
+    }
   }
   return lines;
 }
