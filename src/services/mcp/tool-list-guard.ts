@@ -75,7 +75,7 @@ export function screenToolPage(tools: unknown[], bounds: ToolListBounds, running
     }
     const problem = toolProblem(tool, bounds);
     if (problem) {
-      notes.push(`${label(tool, running.count + index)} dropped: ${problem}`);
+      notes.push(`${label(tool, index)} dropped: ${problem}`);
       continue;
     }
     // Bounded by toolDefinitionBytes, so serializing it is safe now.
