@@ -9,12 +9,13 @@ import { wrapWords, type Line } from './text';
 
 export const HIDDEN_BADGE = '⚠ hidden text';
 
+/** The sidebar's badge: the row is narrow, the name already shows its code points, the details say why. */
+export const SIDEBAR_BADGE = '⚠';
+
 /** The name to show and the badge after it (empty when nothing is wrong). */
 export function toolBadge(tool: McpToolInfo): { name: string; text: string } {
-  const badges: string[] = [];
-  if (lookAlikeNote(tool.name)) badges.push(LOOK_ALIKE_BADGE);
-  if (hiddenTextFindings(tool).length > 0) badges.push(HIDDEN_BADGE);
-  return { name: sanitizeName(tool.name), text: badges.join(' ') };
+  const flagged = lookAlikeNote(tool.name) !== undefined || hiddenTextFindings(tool).length > 0;
+  return { name: sanitizeName(tool.name), text: flagged ? SIDEBAR_BADGE : '' };
 }
 
 /** The warnings at the top of a tool's details. */
