@@ -17,8 +17,8 @@ describe('approval frame', () => {
   it('says a tool is new and which server-wide rule waits for the first approval, in every header size', () => {
     const parts = approvalParts(call({ newTool: 'config mcp.autoApprove fs__*' }), 80);
     expect(text(parts.header)).toMatch(/▲ New tool: never approved on this server before\. The server-wide rule \(config\s+mcp\.autoApprove fs__\*\) covers it only after you allow it once\./);
-    expect(text(parts.compactHeader)).toContain('▲ new tool: never approved before');
-    expect(text([parts.oneRowHeader])).toContain('▲ new');
+    expect(text(parts.compactHeader ?? [])).toContain('▲ new tool: never approved before');
+    expect(text([parts.oneRowHeader ?? []])).toContain('▲ new');
     expect(text(approvalParts(call(), 80).header)).not.toContain('New tool');
   });
 
@@ -28,8 +28,8 @@ describe('approval frame', () => {
     expect(header).toContain('server fs · tool read_f<U+0456>le');
     expect(header).not.toContain('read_f\u0456le ');
     expect(header).toContain('⚠ non-ASCII: the tool name holds і U+0456 Cyrillic; it may imitate another name.');
-    expect(text(parts.compactHeader)).toContain('read_f<U+0456>le');
-    expect(text([parts.oneRowHeader])).toContain('read_f<U+0456>le ⚠ non-ASCII');
+    expect(text(parts.compactHeader ?? [])).toContain('read_f<U+0456>le');
+    expect(text([parts.oneRowHeader ?? []])).toContain('read_f<U+0456>le ⚠ non-ASCII');
   });
 });
 

@@ -38,7 +38,7 @@ describe('a hostile tool list (real stdio server)', () => {
     test = testManager();
     const snapshot = await test.manager.connect('shifty', shifty({ SHIFTY_NAMES: 'dup,dup,caf\u00e9,cafe\u0301,solo' }));
     expect(snapshot.tools.map((tool) => tool.name)).toEqual(['echo', 'grow', 'drip', 'solo']);
-    expect(test.statuses()).toContain('mcp shifty: the server lists shifty__dup, shifty__caf\u00e9 more than once; none of the definitions under those names are used');
+    expect(test.statuses()).toContain('mcp shifty: the server lists shifty__dup, shifty__caf<U+00E9> more than once; none of the definitions under those names are used');
   }, 30_000);
 
   it('names the tools a list_changed added', async () => {

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { schemaProblem } from '../tools/names';
-import { sanitizeLabel } from '../terminal/sanitize';
+import { sanitizeName } from '../terminal/look-alike';
 import { redact } from './errors';
 import type { McpLimits } from './options';
 import type { McpToolInfo } from './types';
@@ -72,21 +72,21 @@ export function acceptTools(tools: Tool[], context: ToolListContext): McpToolInf
   // Neither is used, rather than whichever came first.
   const duplicates = duplicateNames(listed);
   if (duplicates.size > 0) {
-    const names = [...new Set([...duplicates].map((name) => name.normalize('NFC')))].map((name) => sanitizeLabel(`${alias}__${name}`));
+    const names = [...new Set([...duplicates].map((name) => name.normalize('NFC')))].map((name) => sanitizeName(`${alias}__${name}`));
     warn(`mcp ${alias}: the server lists ${names.join(', ')} more than once; none of the definitions under ${names.length === 1 ? 'that name is' : 'those names are'} used`);
   }
   const infos = listed.filter((tool) => !duplicates.has(tool.name)).map((tool) => redactTool(toolInfo(tool), context.secrets));
   for (const info of infos) {
     // A tool that runs only as a task is said once, when the model's tool list is built (names.ts).
     const problem = schemaProblem(info.inputSchema, context.limits);
-    if (problem) warn(`mcp ${alias}: ${alias}__${info.name} withheld from the model: ${problem}`);
+    if (problem) warn(`mcp ${alias}: ${sanitizeName(`${alias}__${info.name}`)} withheld from the model: ${problem}`);
   }
   return infos;
 }
 
 /** `a, b and 3 more`: names for a status line, each one line and escaped, the list capped. */
 function names(list: readonly string[], max = 8): string {
-  const shown = list.slice(0, max).map((name) => sanitizeLabel(name.length > 48 ? `${name.slice(0, 48)}…` : name));
+  const shown = list.slice(0, max).map((name) => sanitizeName(name.length > 48 ? `${name.slice(0, 48)}…` : name));
   return list.length > max ? `${shown.join(', ')} and ${list.length - max} more` : shown.join(', ');
 }
 

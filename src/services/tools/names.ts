@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../broker/types';
 import { taskSupportProblem, type McpToolInfo, type ServerSnapshot } from '../mcp/index';
 import { stripHidden, stripHiddenDeep } from '../terminal/hidden-text';
+import { sanitizeName } from '../terminal/look-alike';
 
 // Tools reach the model as `<alias>__<tool>` (docs/ARCHITECTURE.md, Conversation rules). The wire name must satisfy the strictest
 // provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a
@@ -147,7 +148,7 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   for (const server of servers) {
     if (server.state !== 'ready') continue;
     for (const info of server.tools) {
-      const full = displayName(server.alias, info.name);
+      const full = sanitizeName(displayName(server.alias, info.name));
       const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
       if (problem) {
         problems.push(`${full} withheld from the model: ${problem}`);
@@ -163,7 +164,7 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   for (const candidate of candidates) {
     if ((counts.get(candidate.wire) ?? 0) > 1) {
       const renamed = wireName(candidate.alias, candidate.info.name, true);
-      problems.push(`${displayName(candidate.alias, candidate.info.name)} collides with another tool as ${candidate.wire}; sent as ${renamed}`);
+      problems.push(`${sanitizeName(displayName(candidate.alias, candidate.info.name))} collides with another tool as ${candidate.wire}; sent as ${renamed}`);
       candidate.wire = renamed;
       candidate.collided = true;
     }
@@ -172,12 +173,12 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   const specs: ToolSpec[] = [];
   const byWireName = new Map<string, IndexedTool>();
   for (const candidate of candidates) {
-    const full = displayName(candidate.alias, candidate.info.name);
+    const full = sanitizeName(displayName(candidate.alias, candidate.info.name));
     if (byWireName.has(candidate.wire) || !WIRE_NAME_PATTERN.test(candidate.wire)) {
       problems.push(`${full} withheld from the model: no unique wire name (${candidate.wire})`);
       continue;
     }
-    if (candidate.wire !== full && !candidate.collided) {
+    if (candidate.wire !== displayName(candidate.alias, candidate.info.name) && !candidate.collided) {
       problems.push(`${full} is sent to the model as ${candidate.wire}`);
     }
     byWireName.set(candidate.wire, { wireName: candidate.wire, alias: candidate.alias, tool: candidate.info.name, info: candidate.info });

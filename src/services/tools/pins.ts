@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import path from 'node:path';
 import { stringify } from 'safe-stable-stringify';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/index';
+import { sanitizeName } from '../terminal/look-alike';
 import { sanitizeLabel } from '../terminal/sanitize';
 import type { DefinitionPins } from './policy';
 
@@ -131,7 +132,8 @@ export function trackDefinitions(pins: PinStore, mcp: PinnedServers, options: Tr
   const observe = (snapshot: ServerSnapshot) => {
     if (snapshot.state !== 'ready' || seenLists.get(snapshot.alias) === snapshot.tools) return;
     seenLists.set(snapshot.alias, snapshot.tools);
-    const appeared = builtIn(snapshot) ? [] : snapshot.tools.filter((info) => !pins.isPinned(snapshot.alias, info.name)).map((info) => info.name);
+    // Never seen and never approved: the ones a server-wide rule will not run before asking.
+    const appeared = builtIn(snapshot) ? [] : snapshot.tools.filter((info) => !pins.isPinned(snapshot.alias, info.name) && !pins.approvedBefore(snapshot.alias, info.name)).map((info) => info.name);
     for (const [tool, change] of pins.observe(snapshot.alias, snapshot.tools)) report(snapshot.alias, tool, change);
     if (appeared.length > 0) options.onAppeared?.(snapshot.alias, appeared);
   };
@@ -182,7 +184,7 @@ function builtIn(snapshot: ServerSnapshot): boolean {
 
 /** `a, b, c and 4 more`: names for a status line, each one line and escaped, the list capped. */
 export function nameList(names: readonly string[], max = 8): string {
-  const shown = names.slice(0, max).map((name) => sanitizeLabel(name.length > 48 ? `${name.slice(0, 48)}…` : name));
+  const shown = names.slice(0, max).map((name) => sanitizeName(name.length > 48 ? `${name.slice(0, 48)}…` : name));
   return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : shown.join(', ');
 }
 
@@ -207,7 +209,7 @@ export function pinsFile(stateDir: string): string {
 
 /** The status line for a changed definition, shown to the user when the change is noticed. */
 export function changeNotice(alias: string, tool: string, change: string): string {
-  return `mcp ${alias}: ${alias}__${tool}: ${change} since it was first seen or last approved; it asks before running again`;
+  return `mcp ${alias}: ${sanitizeName(`${alias}__${tool}`)}: ${change} since it was first seen or last approved; it asks before running again`;
 }
 
 /** A pin store kept in memory only (headless runs with no state directory, tests). */

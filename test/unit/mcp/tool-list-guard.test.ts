@@ -146,6 +146,6 @@ describe('duplicate names', () => {
     const tools = [ok('dup'), ok('solo'), { ...ok('dup'), description: 'the other one' }, ok('caf\u00e9'), ok('cafe\u0301'), ok('x\u001b[2J'), ok('x\u001b[2J')] as Tool[];
     const accepted = acceptTools(tools, { alias: 'a', limits: DEFAULT_LIMITS, secrets: [], warn: (line) => warnings.push(line) });
     expect(accepted.map((tool) => tool.name)).toEqual(['solo']);
-    expect(warnings).toEqual(['mcp a: the server lists a__dup, a__caf\u00e9, a__x\\x1b[2J more than once; none of the definitions under those names are used']);
+    expect(warnings).toEqual(['mcp a: the server lists a__dup, a__caf<U+00E9>, a__x\\x1b[2J more than once; none of the definitions under those names are used']);
   });
 });

@@ -58,7 +58,7 @@ describe('a tool never approved before (TUI)', () => {
     live.show('fs', ['read']);
     policy.recordUserApproval('fs', 'read');
     live.show('fs', ['read', 'exfiltrate', 'r\u0456ad']);
-    expect(reports.at(-1)).toBe('mcp fs: 2 new tools: exfiltrate, r\u0456ad; each asks once before a server-wide rule (fs__*) runs it');
+    expect(reports.at(-1)).toBe('mcp fs: 2 new tools: exfiltrate, r<U+0456>ad; each asks once before a server-wide rule (fs__*) runs it');
     expect(policy.decide('fs', 'exfiltrate')).toMatchObject({ action: 'ask', newTool: expect.any(String) });
     // A look-alike of an approved tool is another tool.
     expect(policy.decide('fs', 'r\u0456ad')).toMatchObject({ action: 'ask', newTool: expect.any(String) });
