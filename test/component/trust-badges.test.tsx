@@ -27,9 +27,9 @@ describe('approval frame', () => {
     const header = text(parts.header);
     expect(header).toContain('server fs · tool read_f<U+0456>le');
     expect(header).not.toContain('read_f\u0456le ');
-    expect(header).toContain('⚠ non-ASCII: the tool name holds і U+0456 Cyrillic; it may imitate another name.');
+    expect(header).toContain('▲ non-ASCII: the tool name holds і U+0456 Cyrillic; it may imitate another name.');
     expect(text(parts.compactHeader ?? [])).toContain('read_f<U+0456>le');
-    expect(text([parts.oneRowHeader ?? []])).toContain('read_f<U+0456>le ⚠ non-ASCII');
+    expect(text([parts.oneRowHeader ?? []])).toContain('read_f<U+0456>le ▲ non-ASCII');
   });
 });
 
@@ -37,8 +37,8 @@ describe('tool and server details', () => {
   it('mark a look-alike name and list hidden text, and the text itself shows the markers', () => {
     const lines = text(toolDetailLines('fs', { name: '\uFF52ead', description: `Reads.${String.fromCodePoint(0xe0061)}`, inputSchema: { type: 'object' } }, 100));
     expect(lines).toContain('fs__<U+FF52>ead');
-    expect(lines).toContain('⚠ non-ASCII: the name holds ｒ U+FF52 fullwidth');
-    expect(lines).toContain('⚠ hidden text: invisible or control characters');
+    expect(lines).toContain('▲ non-ASCII: the name holds ｒ U+FF52 fullwidth');
+    expect(lines).toContain('▲ hidden text: invisible or control characters');
     expect(lines).toContain('description: U+E0061');
     expect(lines).toContain('Reads.<U+E0061>');
   });
@@ -77,7 +77,7 @@ describe('sidebar', () => {
     const screen = h.screen();
     expect(screen).toContain('├ read_file');
     expect(screen).toContain('├ read_file  ');
-    expect(screen).toContain('├ read_f<U+0456>le ⚠');
-    expect(screen).toContain('└ notes ⚠');
+    expect(screen).toContain('├ read_f<U+0456>le ▲');
+    expect(screen).toContain('└ notes ▲');
   });
 });

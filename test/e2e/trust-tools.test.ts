@@ -85,7 +85,7 @@ describe('tools a server adds, look-alike and duplicate names (built binary, rea
     await ask(term, 'look here');
     const frame = await waitForSettled(term, 'Run this tool?');
     expect(frame).toContain('tool read_f<U+0456>le');
-    expect(frame.replace(/\s+/g, ' ')).toContain('⚠ non-ASCII: the tool name holds і U+0456 Cyrillic');
+    expect(frame.replace(/\s+/g, ' ')).toContain('▲ non-ASCII: the tool name holds і U+0456 Cyrillic');
     expect(frame).not.toContain('read_f\u0456le');
     await sleep(FRAME_DELAY_MS);
     term.write('n');
@@ -95,7 +95,7 @@ describe('tools a server adds, look-alike and duplicate names (built binary, rea
     term.write(keys.tab);
     await sleep(200);
     term.write(keys.enter);
-    const sidebar = await waitForSettled(term, /read_f<U\+0456>le ⚠/);
+    const sidebar = await waitForSettled(term, /read_f<U\+0456>le ▲/);
     expect(sidebar).not.toMatch(/[├└] dup\b/);
   }, 60_000);
 });

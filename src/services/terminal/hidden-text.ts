@@ -83,12 +83,15 @@ const MAX_LISTED = 6;
  */
 export function hiddenTextFindings(tool: McpToolInfo): string[] {
   const places = new Map<string, Set<number>>();
+  const spelled = new Map<string, string>();
   const note = (place: string, text: string) => {
     const codes = hiddenCharacters(text);
     if (codes.length === 0) return;
     const set = places.get(place) ?? new Set<number>();
     for (const code of codes) set.add(code);
     places.set(place, set);
+    const tagText = tagSpelling(text);
+    if (tagText) spelled.set(place, `${spelled.get(place) ?? ''}${tagText}`);
   };
   note('name', tool.name);
   if (tool.title !== undefined) note('title', tool.title);
@@ -97,10 +100,23 @@ export function hiddenTextFindings(tool: McpToolInfo): string[] {
   for (const [where, text] of stringsOf(tool.annotations, 'annotations')) note(where.replace(/ \(a key\)$/, ''), text);
   const lines = [...places].slice(0, MAX_LISTED).map(([place, codes]) => {
     const listed = [...codes].slice(0, MAX_LISTED).map(codePointLabel);
-    return `${place}: ${listed.join(', ')}${codes.size > MAX_LISTED ? ` and ${codes.size - MAX_LISTED} more` : ''}`;
+    const tagText = spelled.get(place);
+    // What tag characters spell is what the model would have read: the user sees it too.
+    const spelling = tagText ? `; tag characters spell ${JSON.stringify(tagText.length > 80 ? `${tagText.slice(0, 80)}…` : tagText)}` : '';
+    return `${place}: ${listed.join(', ')}${codes.size > MAX_LISTED ? ` and ${codes.size - MAX_LISTED} more` : ''}${spelling}`;
   });
   if (places.size > MAX_LISTED) lines.push(`and ${places.size - MAX_LISTED} more places`);
   return lines;
+}
+
+/** The ASCII that tag characters (U+E0020–U+E007E) in `text` spell, or an empty string. */
+export function tagSpelling(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code >= 0xe0020 && code <= 0xe007e) out += String.fromCharCode(code - 0xe0000);
+  }
+  return out;
 }
 
 /** A copy of a JSON value with hidden characters removed from every string (keys too). */

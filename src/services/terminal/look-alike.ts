@@ -8,7 +8,7 @@ import { codePointLabel } from './hidden-text';
 // and the tool details. Server aliases are ASCII by construction (config/schema.ts), tool names
 // come from servers and may hold anything.
 
-export const LOOK_ALIKE_BADGE = '⚠ non-ASCII';
+export const LOOK_ALIKE_BADGE = '▲ non-ASCII';
 
 const SCRIPTS: Array<[string, RegExp]> = [
   ['Cyrillic', /\p{Script=Cyrillic}/u],

@@ -7,10 +7,10 @@ import { wrapWords, type Line } from './text';
 // characters as code points with a badge (a name that may imitate another), and a badge for
 // hidden characters anywhere in its definition (docs/ARCHITECTURE.md, Security invariants 3, 9).
 
-export const HIDDEN_BADGE = '⚠ hidden text';
+export const HIDDEN_BADGE = '▲ hidden text';
 
 /** The sidebar's badge: the row is narrow, the name already shows its code points, the details say why. */
-export const SIDEBAR_BADGE = '⚠';
+export const SIDEBAR_BADGE = '▲';
 
 /** The name to show and the badge after it (empty when nothing is wrong). */
 export function toolBadge(tool: McpToolInfo): { name: string; text: string } {

@@ -37,7 +37,7 @@ export function trustNotes(call: ToolCallView, columns: number): TrustNotes {
     if (!note) continue;
     full.push(...wrapWords(`${LOOK_ALIKE_BADGE}: the ${what} holds ${note}; it may imitate another name.`, columns, 'warn'));
     compact.push([{ text: truncate(`${LOOK_ALIKE_BADGE} ${what}: ${note}`, columns), tone: 'warn' }]);
-    if (!flags.includes('⚠')) flags += ` ${LOOK_ALIKE_BADGE}`;
+    if (!flags.includes(LOOK_ALIKE_BADGE)) flags += ` ${LOOK_ALIKE_BADGE}`;
   }
   return { full, compact, flags, warn: full.length > 0 };
 }

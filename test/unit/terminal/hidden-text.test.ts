@@ -58,8 +58,8 @@ describe('hidden characters in tool metadata', () => {
     };
     expect(hiddenTextFindings(tool)).toEqual([
       'name: U+200B',
-      'title: U+E0078',
-      'input schema.properties.path.description: U+E0079',
+      'title: U+E0078; tag characters spell "x"',
+      'input schema.properties.path.description: U+E0079; tag characters spell "y"',
       'input schema.properties.path.enum[1]: U+202E',
       'input schema.properties.path.default: U+2066',
       'input schema.properties: U+200B',
