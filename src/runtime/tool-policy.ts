@@ -4,6 +4,7 @@
 // and a changed definition is denied unless --accept-changed-tools re-pins it). Both are wired
 // here so that a change to how calls are decided is made once.
 import type { AppConfig } from '../services/config/load';
+import { sanitizeName } from '../services/terminal/look-alike';
 import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 
@@ -57,7 +58,7 @@ export function createToolPolicy(config: Pick<AppConfig, 'mcp' | 'paths'>, serve
           acceptChanges: headless.acceptChangedTools,
           onAccepted: (alias, tool, change) => report('warn', `${alias}__${tool}: ${change} since it was first seen; accepted (--accept-changed-tools)`),
           acceptNew: headless.acceptNewTools ?? false,
-          onAcceptedNew: (alias, tool) => report('warn', `${alias}__${tool}: never approved before; accepted (--accept-new-tools)`),
+          onAcceptedNew: (alias, tool) => report('warn', `${sanitizeName(`${alias}__${tool}`)}: never approved before; accepted (--accept-new-tools)`),
         }
       : { onAppeared, onChange: (alias, tool, change) => report('warn', changeNotice(alias, tool, change)) },
   );
