@@ -37,11 +37,20 @@ export interface NonAsciiChar {
   kind: string;
 }
 
-/** The distinct non-ASCII characters of a name, in order (visible ones: invisible ones are the sanitizer's). */
+/**
+ * Whether a character can pass for an ASCII one: letters of Latin-like scripts (Cyrillic, Greek,
+ * Armenian, Cherokee, accented Latin), fullwidth and mathematical forms, combining marks. Names in
+ * other scripts (Japanese, emoji) are shown as they are: they imitate no ASCII name.
+ */
+function imitatesAscii(char: string): boolean {
+  return /\p{M}/u.test(char) || !['letter', 'digit', 'symbol'].includes(kindOf(char));
+}
+
+/** The distinct characters of a name that may imitate ASCII ones, in order (invisible ones are the sanitizer's). */
 export function nonAsciiChars(name: string): NonAsciiChar[] {
   const seen = new Map<string, NonAsciiChar>();
   for (const char of name) {
-    if (char.codePointAt(0)! < 0x80 || seen.has(char)) continue;
+    if (char.codePointAt(0)! < 0x80 || seen.has(char) || !imitatesAscii(char)) continue;
     seen.set(char, { char, code: codePointLabel(char.codePointAt(0)!), kind: kindOf(char) });
   }
   return [...seen.values()];
@@ -56,7 +65,7 @@ export function sanitizeName(name: string): string {
   // eslint-disable-next-line no-control-regex
   if (!/[^\x00-\x7f]/.test(label)) return label;
   let out = '';
-  for (const char of label) out += char.codePointAt(0)! < 0x80 ? char : `<${codePointLabel(char.codePointAt(0)!)}>`;
+  for (const char of label) out += char.codePointAt(0)! < 0x80 || !imitatesAscii(char) ? char : `<${codePointLabel(char.codePointAt(0)!)}>`;
   return out;
 }
 
