@@ -119,6 +119,9 @@ const config: AishConfigInput = {
     // it goes back. A larger maxTokens is lowered to this; more requests per server per minute are
     // refused. `-p` refuses them unless --allow-sampling.
     sampling: { /* model: 'local', */ maxTokens: 4096, perMinute: 10 },
+    // A tool description longer than this reaches the model cut, ending with a note that says so
+    // (the sidebar and the tool details still show all of it).
+    maxDescriptionChars: 2_000,
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.
@@ -160,6 +163,11 @@ const config: AishConfigInput = {
     httpMaxMessageBytes: 64 * 1024 * 1024, // one JSON body or event from an HTTP server
     inputSchemaBytes: 65_536, // a tool with a larger input schema is withheld from the model
     inputSchemaDepth: 32,
+    // A tool whose whole definition is larger or deeper than this is dropped from its server's
+    // list before anything parses it, with a note; the server's other tools stay.
+    toolDefinitionBytes: 262_144,
+    toolDefinitionDepth: 64,
+    toolListBytes: 8 * 1024 * 1024, // one server's tool list; the rest of a longer one is dropped
   },
 
   ui: { sidebar: true, maxFps: 30 }, // maxFps bounds how often the screen is redrawn

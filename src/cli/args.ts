@@ -19,6 +19,8 @@ export interface CliArgs {
   allowSampling: boolean;
   /** Headless: a tool whose definition changed since it was pinned is accepted (re-pinned) instead of denied. */
   acceptChangedTools: boolean;
+  /** Headless: a tool never approved before may run under a server-wide rule (`alias__*`). */
+  acceptNewTools: boolean;
   maxToolDepth?: number;
   continueLast: boolean;
   resume?: string;
@@ -70,6 +72,8 @@ Headless (no UI, for scripts):
                               (otherwise they are refused)
       --accept-changed-tools  run allowed tools whose definition changed since it was
                               first seen (otherwise such calls are denied)
+      --accept-new-tools      let alias__* rules run tools never approved before
+                              (otherwise such calls are denied)
       --max-tool-depth <n>    tool rounds per prompt (0 = report calls, run none)
       --elicitation <json|@file>
                               answers for servers that ask for input (also for
@@ -111,6 +115,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'allow-cmd': { type: 'boolean' },
         'allow-sampling': { type: 'boolean' },
         'accept-changed-tools': { type: 'boolean' },
+        'accept-new-tools': { type: 'boolean' },
         'max-tool-depth': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
@@ -164,6 +169,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     allowCmd: values['allow-cmd'] ?? false,
     allowSampling: values['allow-sampling'] ?? false,
     acceptChangedTools: values['accept-changed-tools'] ?? false,
+    acceptNewTools: values['accept-new-tools'] ?? false,
     maxToolDepth,
     continueLast: values.continue ?? false,
     resume: values.resume,

@@ -61,7 +61,7 @@ export async function runHeadless(config: AppConfig, args: CliArgs, io: Headless
     runtime = createRuntime(config, {
       env: io.env,
       cwd: io.cwd,
-      headless: { allow: args.autoApprove, acceptChangedTools: args.acceptChangedTools },
+      headless: { allow: args.autoApprove, acceptChangedTools: args.acceptChangedTools, acceptNewTools: args.acceptNewTools },
       interactive: false,
       elicit,
       report: (_level, text) => note(text),

@@ -44,6 +44,6 @@ export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: 
 }
 
 /** The tools of the servers as the model sees them, with the config's schema limits. */
-export function toolIndexFor(config: Pick<AppConfig, 'limits'>, servers: readonly ServerSnapshot[]): ToolIndex {
-  return buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth });
+export function toolIndexFor(config: Pick<AppConfig, 'limits'> & { mcp: Pick<AppConfig['mcp'], 'maxDescriptionChars'> }, servers: readonly ServerSnapshot[]): ToolIndex {
+  return buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth, descriptionChars: config.mcp.maxDescriptionChars });
 }

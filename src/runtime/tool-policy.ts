@@ -7,7 +7,8 @@ import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
 import { sessionsDir } from '../services/history/index';
 import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
-import { changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
+import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
+import { sanitizeName } from '../services/terminal/look-alike';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
 
 export type Report = (level: 'info' | 'warn' | 'error', text: string) => void;
@@ -18,6 +19,8 @@ export interface HeadlessRules {
   allow: string[];
   /** `--accept-changed-tools`: a changed definition becomes the pin when a call is decided. */
   acceptChangedTools: boolean;
+  /** `--accept-new-tools`: a tool never approved before counts as approved when a call is decided. */
+  acceptNewTools?: boolean;
 }
 
 export interface ToolPolicyOptions {
@@ -84,15 +87,20 @@ export function createToolPolicy(config: GuardConfig, servers: PinnedServers, op
   }
   // Every tool list a server reports is pinned on first sight and compared with its pin after.
   const store = options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => report('warn', message));
+  // Tools never seen before are named when they appear (start-up, list_changed, a later run).
+  const onAppeared = (alias: string, tools: string[]) => report('warn', appearedNotice(alias, tools));
   const tracking = trackDefinitions(
     store,
     servers,
     headless
       ? {
+          onAppeared,
           acceptChanges: headless.acceptChangedTools,
           onAccepted: (alias, tool, change) => report('warn', `${alias}__${tool}: ${change} since it was first seen; accepted (--accept-changed-tools)`),
+          acceptNew: headless.acceptNewTools ?? false,
+          onAcceptedNew: (alias, tool) => report('warn', `${sanitizeName(`${alias}__${tool}`)}: never approved before; accepted (--accept-new-tools)`),
         }
-      : { onChange: (alias, tool, change) => report('warn', changeNotice(alias, tool, change)) },
+      : { onAppeared, onChange: (alias, tool, change) => report('warn', changeNotice(alias, tool, change)) },
   );
   policy.setDefinitions(tracking.definitions);
   return { policy, stop: tracking.stop, pins: store };

@@ -38,7 +38,8 @@ describe('faults of MCP servers', () => {
         locked: { url: locked.url, transport: 'http' },
         noisy: { command: process.execPath, args: [MISBEHAVING, '--banner'] },
       },
-      mcp: { autoApprove: { 'hostile__*': true, 'web__*': true, 'noisy__*': true } },
+      // Named one by one: a server-wide rule would ask once for each tool never approved before.
+      mcp: { autoApprove: { hostile__crash: true, web__hang: true, noisy__noisy: true } },
     }));
     let screen = await waitForSettled(term, 'mcp 3/4', 20_000);
     // The 401 page becomes one line under the server, without markup.

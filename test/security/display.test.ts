@@ -140,7 +140,8 @@ describe('hostile text from the model and from an MCP server never reaches the t
       await term.waitFor(/›▸● hostile/);
       term.write(keys.enter);
       screen = await waitForSettled(term, '├ echo');
-      expect(screen).toContain('evil\\x1b[2J<U+202E>name');
+      // Escaped, and badged: its name holds hidden characters (the row is cut to make room for the ▲).
+      expect(screen).toMatch(/└ evil\\x1b\[2J<U\+202E>n\S* ▲/);
       term.write(keys.down);
       await term.waitFor(/› {2}├ echo/);
       term.write(keys.enter);

@@ -72,7 +72,7 @@ describe('tool identity (built binary, two real servers)', () => {
             { name: 'other__echo', arguments: { text: 'to other' }, id: 'call_other' },
           ]),
     );
-    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'other__*'], { home });
+    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'other__*', '--accept-new-tools'], { home });
     expect(run.code).toBe(0);
     const calls = (JSON.parse(run.stdout) as { tool_calls: Array<{ id: string; name: string; decision: string }> }).tool_calls;
     expect(calls.map((call) => [call.name, call.decision])).toEqual([
@@ -81,7 +81,8 @@ describe('tool identity (built binary, two real servers)', () => {
     ]);
     expect(existsSync(logOf('a'))).toBe(false);
     expect(readFileSync(logOf('other'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ name: 'echo', arguments: { text: 'to other' } }]);
-    expect(run.stderr).toContain('mcp a: the server lists a__dup more than once; only the first definition is used');
+    // Both definitions of a duplicated name are refused, not the first one kept.
+    expect(run.stderr).toContain('mcp a: the server lists a__dup more than once; none of the definitions under that name is used');
     expect(run.stderr).toMatch(/a__x\.y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
     expect(run.stderr).toMatch(/a__x_y collides with another tool as a__x_y; sent as a__x_y_[0-9a-f]{8}/);
   }, 30_000);
@@ -103,7 +104,7 @@ describe('tool identity (built binary, two real servers)', () => {
         { name: shortened, arguments: { text: 'two' }, id: 'call_short' },
       ]);
     });
-    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'a__*'], { home });
+    const run = await runHeadless(['-p', 'go', '--output-format', 'json', '--auto-approve', 'a__*', '--accept-new-tools'], { home });
     expect(run.code).toBe(0);
     expect(offered).toContain('a__read_file');
     expect(offered.find((name) => name.startsWith('a__xxxx'))!.length).toBeLessThanOrEqual(64);

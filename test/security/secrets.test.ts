@@ -56,7 +56,7 @@ function configure(home?: string): string {
       web: { url: http.url, authToken: BEARER },
       local: hostileServer({ HOSTILE_TEXT: 'plain', HOSTILE_SECRET: STDIO_SECRET }),
     },
-    mcp: { autoApprove: { 'web__*': true, 'local__*': true } },
+    mcp: { autoApprove: { web__echo: true, local__echo: true, local__crash: true } },
     config: { broker: { maxRetries: 0 } },
   });
 }
@@ -115,7 +115,7 @@ describe('secrets never leak, even when servers echo them', () => {
     broker.route(echoingRoute);
     for (const format of ['json', 'stream-json']) {
       for (const prompt of ['hello', 'use web', 'use stdio', 'now fail']) {
-        const run = await runHeadless(['-p', prompt, '--output-format', format, '--auto-approve', 'web__*', '--auto-approve', 'local__*'], { home, env });
+        const run = await runHeadless(['-p', prompt, '--output-format', format, '--auto-approve', 'web__*', '--auto-approve', 'local__*', '--accept-new-tools'], { home, env });
         expectNoSecret(`${format} stdout for ${prompt}`, run.stdout);
         expectNoSecret(`${format} stderr for ${prompt}`, run.stderr);
         expect(run.stdout.length).toBeGreaterThan(0);

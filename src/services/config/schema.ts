@@ -201,6 +201,8 @@ export const configSchema = z.strictObject({
           perMinute: positiveInt.default(10),
         })
         .prefault({}),
+      /** Longest tool description sent to the model; a longer one is cut, with a note saying so. */
+      maxDescriptionChars: positiveInt.default(2_000),
     })
     .prefault({}),
   builtin: z.boolean().default(true),
@@ -249,6 +251,9 @@ export const configSchema = z.strictObject({
       httpMaxMessageBytes: positiveInt.default(64 * 1024 * 1024),
       inputSchemaBytes: positiveInt.default(64 * 1024),
       inputSchemaDepth: positiveInt.default(32),
+      toolDefinitionBytes: positiveInt.default(256 * 1024),
+      toolDefinitionDepth: positiveInt.default(64),
+      toolListBytes: positiveInt.default(8 * 1024 * 1024),
     })
     .prefault({}),
   ui: z

@@ -69,6 +69,7 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
 export function callView(call: CompletedToolCall, entry: IndexedTool | undefined, parsed: ParsedArguments, verdict?: PolicyDecision): ToolCallView {
   const definitionChanged = verdict?.action === 'ask' ? verdict.definitionChanged : undefined;
   const warnings = verdict?.action === 'ask' ? verdict.warnings : undefined;
+  const newTool = verdict?.action === 'ask' ? verdict.newTool : undefined;
   return {
     id: call.id,
     wireName: call.name,
@@ -78,6 +79,7 @@ export function callView(call: CompletedToolCall, entry: IndexedTool | undefined
     ...(parsed.ok ? { arguments: parsed.value } : {}),
     ...(definitionChanged ? { definitionChanged } : {}),
     ...(warnings && warnings.length > 0 ? { warnings: warnings.map(({ kind, where, reason }) => ({ kind, where, reason })) } : {}),
+    ...(newTool ? { newTool } : {}),
   };
 }
 

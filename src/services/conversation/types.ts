@@ -96,6 +96,11 @@ export interface ToolCallView {
   arguments?: Record<string, unknown>;
   /** Set when the tool's pinned definition changed since it was approved: what changed. */
   definitionChanged?: string;
+  /**
+   * Set when the tool was never approved before and a server-wide rule would have run it: that
+   * rule (`config mcp.autoApprove fs__*`). The frame says the tool is new.
+   */
+  newTool?: string;
   /** What the argument guard found (services/tools/argument-guard.ts): why this call asks. */
   warnings?: ArgumentWarning[];
 }

@@ -90,6 +90,11 @@ export class AwaitedAnswers {
     return id;
   }
 
+  /** Whether the request `id` still waits for its answer. */
+  has(id: RequestId): boolean {
+    return this.ids.has(id);
+  }
+
   /** Stops waiting for `id`; true when it was still waiting (its answer had not come). */
   forget(id: RequestId): boolean {
     return this.ids.delete(id);

@@ -28,12 +28,36 @@ export class CallClock {
    * `timed out after 4s` when the server sent no progress; otherwise the real time, and which
    * limit ended the call: the overall cap, or a silence as long as the limit after some progress.
    */
-  timeoutMessage(error: unknown): string {
+  /**
+   * A signal that aborts when the caller's does or when the call has run `maxTotalMs` in all,
+   * whatever progress arrives; `expired()` says which.
+   */
+  overallSignal(caller: AbortSignal | undefined): { signal: AbortSignal; expired(): boolean; stop(): void } {
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort(new Error(`the call ran longer than ${formatDuration(this.maxTotalMs)} in all (${TOTAL_TIMEOUT_FACTOR}x its timeout)`));
+    }, this.maxTotalMs);
+    const follow = () => controller.abort(caller?.reason);
+    if (caller?.aborted) follow();
+    else caller?.addEventListener('abort', follow, { once: true });
+    return {
+      signal: controller.signal,
+      expired: () => expired,
+      stop: () => {
+        clearTimeout(timer);
+        caller?.removeEventListener('abort', follow);
+      },
+    };
+  }
+
+  timeoutMessage(error: unknown, overall = false): string {
     const limit = formatDuration(this.timeoutMs);
     if (this.progressCount === 0) return `timed out after ${limit}`;
     // Shown to the tenth of a second: the timers are not more exact than that.
     const elapsed = formatDuration(Math.round((performance.now() - this.started) / 100) * 100);
-    const capped = SdkError.isInstance(error) && (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout !== undefined;
+    const capped = overall || (SdkError.isInstance(error) && (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout !== undefined);
     const cap = `up to ${TOTAL_TIMEOUT_FACTOR}x: ${formatDuration(this.maxTotalMs)}`;
     return capped
       ? `timed out after ${elapsed} (progress notifications extended the ${limit} limit, ${cap})`

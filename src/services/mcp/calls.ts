@@ -52,14 +52,17 @@ export async function callSessionTool(
 
   const timeoutMs = options.timeoutMs ?? session.toolTimeoutMs;
   const clock = new CallClock(timeoutMs);
+  // The overall bound is ours, not the SDK's maxTotalTimeout: when that one fires (on a progress
+  // notification) the SDK fails the call without telling the server, which keeps working and
+  // sending progress. Aborting sends notifications/cancelled like any other cancel.
+  const overall = clock.overallSignal(options.signal);
   try {
     const result = await connection.client.callTool(
       { name: tool, arguments: args },
       {
-        signal: options.signal,
+        signal: overall.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: clock.maxTotalMs,
         // Always asked for: progress is what extends the timeout, whether or not it is shown.
         onprogress: (progress: { progress: number; total?: number; message?: string }) => {
           clock.noteProgress();
@@ -85,6 +88,7 @@ export async function callSessionTool(
     return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
   } catch (error) {
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
+    if (overall.expired()) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(error, true)}`);
     // A server asking for a wider scope mid-session: the user authorizes, the call runs once more.
     if (isUnauthorized(error) && !retried && (await session.completePendingAuthorization(options.signal))) {
       return callSessionTool(session, tool, args, options, context, true);
@@ -101,5 +105,7 @@ export async function callSessionTool(
     if (urls && urls.length > 0 && context.elicit) return outcome('rpc-error', session.redact(await offerRequiredUrls(urls, context.elicit, options.signal)));
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
+  } finally {
+    overall.stop();
   }
 }

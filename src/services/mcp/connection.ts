@@ -13,6 +13,8 @@ import { endHttpSession } from './session-end';
 import type { Liveness } from './liveness';
 import { processEndLine } from './connect-failure';
 import { clientCapabilities } from './capabilities';
+import { guardToolLists } from './tool-list-guard';
+import { MAX_TOOLS } from './tool-list';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -52,6 +54,10 @@ export interface OpenContext {
   onTransportProblem?: (message: string) => void;
   /** The server is gone: a stream could not be resumed or re-opened, or a ping went unanswered. */
   onConnectionLost?: (reason: string) => void;
+  /** A tool dropped from a tools/list answer before it was parsed (too large, too deep, malformed). */
+  onToolDropped?: (note: string) => void;
+  /** A stdio server printed a line that is not an MCP message: the kept ones, newest last. */
+  onStrayStdout?: (lines: string[]) => void;
 }
 
 function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient'>): Client {
@@ -62,6 +68,8 @@ function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'list
 
 async function connectClient(client: Client, transport: Transport, context: OpenContext): Promise<void> {
   context.track(transport);
+  // Before the client attaches its handler: every tools/list answer is screened before it is parsed.
+  guardToolLists(transport, { ...context.options.limits, maxTools: MAX_TOOLS }, (note) => context.onToolDropped?.(note));
   await client.connect(transport, { timeout: context.timeoutMs });
 }
 
@@ -123,6 +131,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   if (!isStdioServer(config)) return openHttp(config, context);
 
   const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
+  transport.strayStdout.onLine = () => context.onStrayStdout?.(transport.strayStdout.tail.snapshot());
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer | string) => {
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));

@@ -1,5 +1,7 @@
 import stringWidth from 'string-width';
 import { sanitizeLabel } from '../terminal/sanitize';
+import { hiddenTextFindings } from '../terminal/hidden-text';
+import { lookAlikeNote, sanitizeName } from '../terminal/look-alike';
 import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaProblem, type SchemaLimits } from '../tools/names';
 import { formatDuration } from '../shared/duration';
 import { base64Size, formatSize } from './flatten';
@@ -89,6 +91,10 @@ export function describeTool(servers: readonly ServerSnapshot[], name: string): 
   if (!found) return [toolNotFound(servers, name)];
   const { server, info } = found;
   const lines = [`${displayName(server.alias, info.name)}  (server ${server.alias}, tool ${info.name})`];
+  const lookAlike = lookAlikeNote(info.name);
+  if (lookAlike) lines.push(`▲ non-ASCII: the name ${sanitizeName(info.name)} holds ${lookAlike}; it may imitate another name`);
+  const hidden = hiddenTextFindings(info);
+  if (hidden.length > 0) lines.push('▲ hidden text: invisible or control characters, removed from what the model receives:', ...hidden.map((line) => `  ${line}`));
   if (info.title) lines.push(`title: ${info.title}`);
   if (info.description) pushAll(lines, info.description.split(/\r?\n/));
   if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);
@@ -135,6 +141,7 @@ export function serverJson(server: ServerSnapshot) {
     error: server.error ?? null,
     authUrl: server.authUrl ?? null,
     stderr: server.stderr.slice(-20),
+    strayStdout: (server.strayStdout ?? []).slice(-20),
   };
 }
 

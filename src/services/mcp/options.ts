@@ -1,12 +1,15 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../config/load';
 import type { SchemaLimits } from '../tools/names';
+import { DEFAULT_DEFINITION_BOUNDS, type DefinitionBounds } from './definition-bounds';
 import { DEFAULT_PING, type PingOptions } from './liveness';
 import type { ClientFeatures } from './capabilities';
 import type { ElicitationHandler } from './types';
 import type { SamplingHandler } from './types';
 
-export interface McpLimits extends SchemaLimits {
+export interface McpLimits extends SchemaLimits, DefinitionBounds {
+  /** Largest total size of one server's tool list (a larger list is cut, with a note). */
+  toolListBytes: number;
   /** Longest line (one JSON-RPC message) a stdio server may write. */
   stdioMaxLineBytes: number;
   /** Largest message (JSON body, or one event of an event stream) an HTTP server may send. */
@@ -84,6 +87,8 @@ export const DEFAULT_LIMITS: McpLimits = {
   httpMaxMessageBytes: 64 * 1024 * 1024,
   inputSchemaBytes: 64 * 1024,
   inputSchemaDepth: 32,
+  ...DEFAULT_DEFINITION_BOUNDS,
+  toolListBytes: 8 * 1024 * 1024,
 };
 
 /** Tries the system browser; a machine without one (ssh, CI, containers) is not an error. */
@@ -136,6 +141,9 @@ export function mcpOptionsFromConfig(config: AppConfig, clientVersion: string, e
       httpMaxMessageBytes: config.limits.httpMaxMessageBytes,
       inputSchemaBytes: config.limits.inputSchemaBytes,
       inputSchemaDepth: config.limits.inputSchemaDepth,
+      toolDefinitionBytes: config.limits.toolDefinitionBytes,
+      toolDefinitionDepth: config.limits.toolDefinitionDepth,
+      toolListBytes: config.limits.toolListBytes,
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { redact } from './errors';
 import type { McpLimits } from './options';
 import { StderrTail } from './stderr';
-import { acceptTools } from './tool-list';
+import { acceptTools, listDifference } from './tool-list';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
 
 // What one server shows the rest of the app: its snapshot (tools included), the status lines it
@@ -14,6 +14,8 @@ const STDERR_EMIT_INTERVAL_MS = 250;
 export class SessionView {
   snapshot: ServerSnapshot;
   stderr = new StderrTail();
+  /** Lines a stdio server printed on stdout that are not MCP messages (the last ones, cut). */
+  private stray: string[] = [];
   private stderrTimer: NodeJS.Timeout | undefined;
   /** Once the session is closed nothing more is emitted. */
   private muted = false;
@@ -90,17 +92,41 @@ export class SessionView {
 
   /** A re-listed tool list; some servers announce a change right after connecting, so only a real change is news. */
   replaceTools(tools: Tool[]): void {
-    const before = JSON.stringify(this.snapshot.tools);
+    const previous = this.snapshot.tools;
     const accepted = this.acceptTools(tools);
-    if (JSON.stringify(accepted) === before) return;
+    if (JSON.stringify(accepted) === JSON.stringify(previous)) return;
     this.update({ tools: accepted });
-    this.status('info', `mcp ${this.alias}: tool list changed (${tools.length} tools)`);
+    this.status('info', `mcp ${this.alias}: tool list changed (${accepted.length} tools${listDifference(previous, accepted)})`);
+  }
+
+  /**
+   * What a connection tells about itself besides its state, while `current()` (its attempt is the
+   * latest): tools dropped from its list before parsing, lines on stdout that are not MCP.
+   */
+  connectionNotes(current: () => boolean): { onToolDropped: (note: string) => void; onStrayStdout: (lines: string[]) => void } {
+    return {
+      onToolDropped: (note) => current() && this.status('warn', `mcp ${this.alias}: ${note}`),
+      onStrayStdout: (lines) => {
+        if (!current()) return;
+        this.stray = lines;
+        this.scheduleStderrUpdate();
+      },
+    };
   }
 
   /** A fresh stderr tail for a new process. */
   resetStderr(): StderrTail {
     this.stderr = new StderrTail();
+    this.stray = [];
+    // Taken out with the next update (the new process has printed nothing yet).
+    if (this.snapshot.strayStdout) this.snapshot = { ...this.snapshot, strayStdout: undefined };
     return this.stderr;
+  }
+
+  /** The kept stray stdout lines, with this server's secrets removed. */
+  strayLines(): string[] {
+    const secrets = this.secrets();
+    return secrets.length === 0 ? this.stray : this.stray.map((line) => redact(line, secrets));
   }
 
   /** The kept stderr lines, with this server's secrets removed (a server may print its own token). */
@@ -114,7 +140,7 @@ export class SessionView {
     if (this.stderrTimer) return;
     this.stderrTimer = setTimeout(() => {
       this.stderrTimer = undefined;
-      this.update({ stderr: this.stderrLines() });
+      this.update({ stderr: this.stderrLines(), ...(this.stray.length > 0 ? { strayStdout: this.strayLines() } : {}) });
     }, STDERR_EMIT_INTERVAL_MS);
     this.stderrTimer.unref();
   }

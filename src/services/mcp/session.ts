@@ -139,6 +139,7 @@ export class ServerSession {
           this.context.prepareClient?.(this.alias, client);
           this.handlers.prepare(client, () => attempt.current);
         },
+        ...this.view.connectionNotes(() => attempt.current),
       });
     })();
     try {

@@ -1,13 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { schemaProblem } from '../tools/names';
+import { sanitizeName } from '../terminal/look-alike';
 import { redact } from './errors';
 import type { McpLimits } from './options';
 import type { McpToolInfo } from './types';
 
 // What a server's tool list becomes in its snapshot: bounded, one definition per name, the
 // server's own secrets taken out, and a warning for every tool too large to offer the model.
+// (Absurd definitions never get here: tool-list-guard.ts drops them from the raw answer.)
 
-const MAX_TOOLS = 1_000;
+export const MAX_TOOLS = 1_000;
 /** Icons are for display; a server listing hundreds of sizes does not need them all kept. */
 const MAX_ICONS = 8;
 
@@ -44,26 +46,55 @@ function redactTool(info: McpToolInfo, secrets: readonly string[]): McpToolInfo 
   return cleaned === json ? info : (JSON.parse(cleaned) as McpToolInfo);
 }
 
+/**
+ * Names that stand for more than one definition: the same name twice, or two names that are the
+ * same text in different Unicode forms (`é` as one code point or as `e` + accent), which look
+ * alike everywhere they are shown.
+ */
+export function duplicateNames(tools: readonly Tool[]): Set<string> {
+  const byForm = new Map<string, string[]>();
+  for (const tool of tools) {
+    const form = tool.name.normalize('NFC');
+    byForm.set(form, [...(byForm.get(form) ?? []), tool.name]);
+  }
+  const duplicates = new Set<string>();
+  for (const names of byForm.values()) if (names.length > 1) for (const name of names) duplicates.add(name);
+  return duplicates;
+}
+
 export function acceptTools(tools: Tool[], context: ToolListContext): McpToolInfo[] {
   const { alias, warn } = context;
   if (tools.length > MAX_TOOLS) {
     warn(`mcp ${alias}: server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
   }
-  const infos: McpToolInfo[] = [];
-  const seen = new Set<string>();
-  for (const tool of tools.slice(0, MAX_TOOLS)) {
-    // Two definitions under one name: which one would run? Only the first is kept, and said so.
-    if (seen.has(tool.name)) {
-      warn(`mcp ${alias}: the server lists ${alias}__${tool.name} more than once; only the first definition is used`);
-      continue;
-    }
-    seen.add(tool.name);
-    infos.push(redactTool(toolInfo(tool), context.secrets));
+  const listed = tools.slice(0, MAX_TOOLS);
+  // Two definitions under one name: which one would run, and which one did the user approve?
+  // Neither is used, rather than whichever came first.
+  const duplicates = duplicateNames(listed);
+  if (duplicates.size > 0) {
+    const names = [...new Set([...duplicates].map((name) => name.normalize('NFC')))].map((name) => sanitizeName(`${alias}__${name}`));
+    warn(`mcp ${alias}: the server lists ${names.join(', ')} more than once; none of the definitions under ${names.length === 1 ? 'that name is' : 'those names are'} used`);
   }
+  const infos = listed.filter((tool) => !duplicates.has(tool.name)).map((tool) => redactTool(toolInfo(tool), context.secrets));
   for (const info of infos) {
     // A tool that runs only as a task is said once, when the model's tool list is built (names.ts).
     const problem = schemaProblem(info.inputSchema, context.limits);
-    if (problem) warn(`mcp ${alias}: ${alias}__${info.name} withheld from the model: ${problem}`);
+    if (problem) warn(`mcp ${alias}: ${sanitizeName(`${alias}__${info.name}`)} withheld from the model: ${problem}`);
   }
   return infos;
+}
+
+/** `a, b and 3 more`: names for a status line, each one line and escaped, the list capped. */
+function names(list: readonly string[], max = 8): string {
+  const shown = list.slice(0, max).map((name) => sanitizeName(name.length > 48 ? `${name.slice(0, 48)}…` : name));
+  return list.length > max ? `${shown.join(', ')} and ${list.length - max} more` : shown.join(', ');
+}
+
+/** `; added: x, y; removed: z` between two lists of one server (empty when only definitions changed). */
+export function listDifference(before: readonly McpToolInfo[], after: readonly McpToolInfo[]): string {
+  const old = new Set(before.map((tool) => tool.name));
+  const now = new Set(after.map((tool) => tool.name));
+  const added = [...now].filter((name) => !old.has(name));
+  const removed = [...old].filter((name) => !now.has(name));
+  return `${added.length > 0 ? `; added: ${names(added)}` : ''}${removed.length > 0 ? `; removed: ${names(removed)}` : ''}`;
 }

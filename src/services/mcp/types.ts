@@ -35,6 +35,8 @@ export interface ServerSnapshot {
   tools: McpToolInfo[];
   /** Last lines a stdio server wrote to stderr (capped, raw). */
   stderr: string[];
+  /** Last lines a stdio server printed on stdout that are not MCP messages (capped, cut, raw). */
+  strayStdout?: string[];
   /** Where the user can authorize when state is `needs-auth`. */
   authUrl?: string;
   /** The server's `instructions` from initialize (raw, unsanitized, uncapped). */

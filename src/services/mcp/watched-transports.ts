@@ -85,21 +85,51 @@ export class WatchedStreamableTransport extends StreamableHTTPClientTransport {
     clearTimeout(timer);
   }
 
+  /**
+   * Per request on its way, what stops reading its answer stream. The SDK sends a cancellation
+   * for a call it gives up on (the user cancelled, the call timed out) but goes on reading the
+   * call's event stream for as long as the server writes to it; aborting this stops the fetch at
+   * once, and the SDK takes it as intentional (no resumption, no error).
+   */
+  private readonly answerStreams = new Map<RequestId, AbortController>();
+
+  private stopAnswerStream(id: RequestId): void {
+    this.answerStreams.get(id)?.abort();
+    this.answerStreams.delete(id);
+  }
+
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     if (!Array.isArray(message) && !('id' in message)) {
+      const cancelled = (message as { method?: unknown; params?: { requestId?: unknown } }).method === 'notifications/cancelled' ? (message as { params?: { requestId?: unknown } }).params?.requestId : undefined;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') this.stopAnswerStream(cancelled);
       const sent = super.send(message, options);
       this.notifying.add(sent);
       void sent.catch(() => {}).finally(() => this.notifying.delete(sent));
       return sent;
     }
     if (Array.isArray(message) || options?.onRequestStreamEnd) return super.send(message, options);
-    const id = this.awaiting.noteOutgoing(message, options?.requestSignal);
+    // Answers that arrived (or were given up) need no stopping any more.
+    for (const known of this.answerStreams.keys()) if (!this.awaiting.has(known)) this.answerStreams.delete(known);
+    const stop = new AbortController();
+    const caller = options?.requestSignal;
+    if (caller?.aborted) stop.abort();
+    else caller?.addEventListener('abort', () => stop.abort(), { once: true });
+    const id = this.awaiting.noteOutgoing(message, stop.signal);
     if (id === undefined) return super.send(message, options);
+    this.answerStreams.set(id, stop);
     try {
-      await super.send(message, { ...options, onRequestStreamEnd: () => this.streamEnded(id) });
+      await super.send(message, {
+        ...options,
+        requestSignal: stop.signal,
+        onRequestStreamEnd: () => {
+          this.answerStreams.delete(id);
+          this.streamEnded(id);
+        },
+      });
     } catch (error) {
       // The call itself fails with this error; nothing is left waiting.
       this.awaiting.forget(id);
+      this.answerStreams.delete(id);
       throw error;
     }
   }

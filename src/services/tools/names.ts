@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../broker/types';
 import { taskSupportProblem, type McpToolInfo, type ServerSnapshot } from '../mcp/index';
+import { stripHidden, stripHiddenDeep } from '../terminal/hidden-text';
+import { sanitizeName } from '../terminal/look-alike';
 
 // Tools reach the model as `<alias>__<tool>` (docs/ARCHITECTURE.md, Conversation rules). The wire name must satisfy the strictest
 // provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a
@@ -15,8 +17,11 @@ export interface SchemaLimits {
   inputSchemaBytes: number;
   /** Deepest nesting of objects/arrays in one inputSchema. */
   inputSchemaDepth: number;
+  /** Longest description sent to the model (`mcp.maxDescriptionChars`); a longer one is cut, with a note. */
+  descriptionChars?: number;
 }
 
+export const DEFAULT_DESCRIPTION_CHARS = 2_000;
 export const DEFAULT_SCHEMA_LIMITS: SchemaLimits = { inputSchemaBytes: 64 * 1024, inputSchemaDepth: 32 };
 
 export interface IndexedTool {
@@ -88,11 +93,27 @@ function nestingDepth(value: unknown, stopAt: number): number {
   return deepest;
 }
 
-/** JSON Schema for the model: an object schema, as providers require for function parameters. */
+/**
+ * JSON Schema for the model: an object schema, as providers require for function parameters.
+ * Hidden characters (tag characters, zero-width, bidi, control characters) are taken out of every
+ * string in it: property descriptions, enum values, defaults (services/terminal/hidden-text.ts).
+ */
 function parametersFor(info: McpToolInfo): Record<string, unknown> {
-  const schema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : {};
+  const schema = info.inputSchema && typeof info.inputSchema === 'object' ? stripHiddenDeep(info.inputSchema) : {};
   if (schema.type === undefined) return { type: 'object', properties: {}, ...schema };
   return schema;
+}
+
+/**
+ * The description the model reads: hidden characters taken out, and cut at `maxChars` with a
+ * note saying so (a server's description is instructions to the model, and it takes context).
+ */
+export function descriptionForModel(info: McpToolInfo, maxChars = DEFAULT_DESCRIPTION_CHARS): string | undefined {
+  const raw = info.description ?? info.title;
+  if (!raw) return undefined;
+  const text = stripHidden(raw);
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n[aish-tui: description cut at ${maxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters (mcp.maxDescriptionChars)]`;
 }
 
 /**
@@ -106,6 +127,7 @@ let lastBuilt: { servers: Array<[string, ServerSnapshot['state'], readonly McpTo
 function sameInput(servers: readonly ServerSnapshot[], limits: SchemaLimits): boolean {
   if (!lastBuilt || lastBuilt.servers.length !== servers.length) return false;
   if (lastBuilt.limits.inputSchemaBytes !== limits.inputSchemaBytes || lastBuilt.limits.inputSchemaDepth !== limits.inputSchemaDepth) return false;
+  if (lastBuilt.limits.descriptionChars !== limits.descriptionChars) return false;
   return servers.every((server, position) => {
     const [alias, state, tools] = lastBuilt!.servers[position]!;
     return server.alias === alias && server.state === state && server.tools === tools;
@@ -126,7 +148,7 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   for (const server of servers) {
     if (server.state !== 'ready') continue;
     for (const info of server.tools) {
-      const full = displayName(server.alias, info.name);
+      const full = sanitizeName(displayName(server.alias, info.name));
       const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
       if (problem) {
         problems.push(`${full} withheld from the model: ${problem}`);
@@ -142,7 +164,7 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   for (const candidate of candidates) {
     if ((counts.get(candidate.wire) ?? 0) > 1) {
       const renamed = wireName(candidate.alias, candidate.info.name, true);
-      problems.push(`${displayName(candidate.alias, candidate.info.name)} collides with another tool as ${candidate.wire}; sent as ${renamed}`);
+      problems.push(`${sanitizeName(displayName(candidate.alias, candidate.info.name))} collides with another tool as ${candidate.wire}; sent as ${renamed}`);
       candidate.wire = renamed;
       candidate.collided = true;
     }
@@ -151,16 +173,16 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
   const specs: ToolSpec[] = [];
   const byWireName = new Map<string, IndexedTool>();
   for (const candidate of candidates) {
-    const full = displayName(candidate.alias, candidate.info.name);
+    const full = sanitizeName(displayName(candidate.alias, candidate.info.name));
     if (byWireName.has(candidate.wire) || !WIRE_NAME_PATTERN.test(candidate.wire)) {
       problems.push(`${full} withheld from the model: no unique wire name (${candidate.wire})`);
       continue;
     }
-    if (candidate.wire !== full && !candidate.collided) {
+    if (candidate.wire !== displayName(candidate.alias, candidate.info.name) && !candidate.collided) {
       problems.push(`${full} is sent to the model as ${candidate.wire}`);
     }
     byWireName.set(candidate.wire, { wireName: candidate.wire, alias: candidate.alias, tool: candidate.info.name, info: candidate.info });
-    const description = candidate.info.description ?? candidate.info.title;
+    const description = descriptionForModel(candidate.info, limits.descriptionChars);
     specs.push({
       type: 'function',
       function: {

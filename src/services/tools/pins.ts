@@ -3,6 +3,8 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import path from 'node:path';
 import { stringify } from 'safe-stable-stringify';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from '../mcp/index';
+import { sanitizeName } from '../terminal/look-alike';
+import { sanitizeLabel } from '../terminal/sanitize';
 import type { DefinitionPins } from './policy';
 
 /**
@@ -23,6 +25,13 @@ type PartHashes = Record<Part, string>;
 interface PinFile {
   version: 1;
   servers: Record<string, Record<string, PartHashes>>;
+  /**
+   * Per server alias, the tools the user has approved at least once (in the frame: once, always
+   * this tool, always this server). A tool pinned but not listed here was only seen: a
+   * server-wide rule does not run it until it is approved once (docs/ARCHITECTURE.md, Security
+   * invariants 9). Files written before this list existed have none: their tools ask once more.
+   */
+  approved?: Record<string, string[]>;
 }
 
 const PART_LABEL: Record<Part, string> = {
@@ -63,8 +72,14 @@ export interface PinStore {
   observe(alias: string, tools: McpToolInfo[]): Map<string, string>;
   /** What changed since the pin, or undefined when the tool matches its pin (or was never seen). */
   changeOf(alias: string, tool: McpToolInfo): string | undefined;
-  /** The user approved the current definition: it becomes the pin. */
+  /** The user approved the current definition: it becomes the pin, and the tool counts as approved. */
   accept(alias: string, tool: McpToolInfo): void;
+  /** Whether a definition of this tool was ever pinned. */
+  isPinned(alias: string, tool: string): boolean;
+  /** Whether the user ever approved this tool of this server (kept between runs). */
+  approvedBefore(alias: string, tool: string): boolean;
+  /** Counts the tool as approved without re-pinning it (headless `--accept-new-tools`). */
+  markApproved(alias: string, tool: string): void;
 }
 
 /** The parts of the MCP service pin tracking needs. */
@@ -82,6 +97,14 @@ export interface TrackOptions {
    */
   acceptChanges?: boolean;
   onAccepted?: (alias: string, tool: string, change: string) => void;
+  /** Tools a server lists that were never pinned before (first connect, list_changed, a new run). */
+  onAppeared?: (alias: string, tools: string[]) => void;
+  /**
+   * Headless `--accept-new-tools`: a tool never approved before counts as approved when a call is
+   * decided, so server-wide rules apply to it (reported through `onAcceptedNew`).
+   */
+  acceptNew?: boolean;
+  onAcceptedNew?: (alias: string, tool: string) => void;
 }
 
 export interface PinTracking {
@@ -109,13 +132,18 @@ export function trackDefinitions(pins: PinStore, mcp: PinnedServers, options: Tr
   const observe = (snapshot: ServerSnapshot) => {
     if (snapshot.state !== 'ready' || seenLists.get(snapshot.alias) === snapshot.tools) return;
     seenLists.set(snapshot.alias, snapshot.tools);
+    // Never seen and never approved: the ones a server-wide rule will not run before asking.
+    const appeared = builtIn(snapshot) ? [] : snapshot.tools.filter((info) => !pins.isPinned(snapshot.alias, info.name) && !pins.approvedBefore(snapshot.alias, info.name)).map((info) => info.name);
     for (const [tool, change] of pins.observe(snapshot.alias, snapshot.tools)) report(snapshot.alias, tool, change);
+    if (appeared.length > 0) options.onAppeared?.(snapshot.alias, appeared);
   };
   for (const snapshot of mcp.servers()) observe(snapshot);
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'server') observe(event.snapshot);
   });
-  const current = (alias: string, tool: string) => mcp.servers().find((server) => server.alias === alias)?.tools.find((info) => info.name === tool);
+  const serverOf = (alias: string) => mcp.servers().find((server) => server.alias === alias);
+  const current = (alias: string, tool: string) => serverOf(alias)?.tools.find((info) => info.name === tool);
+  const acceptedNew = new Set<string>();
 
   const definitions: DefinitionPins = {
     changeOf(alias, tool) {
@@ -133,9 +161,37 @@ export function trackDefinitions(pins: PinStore, mcp: PinnedServers, options: Tr
       // The definition the user was shown becomes the pin, not whatever the server lists by now.
       const info = shown ?? current(alias, tool);
       if (info) pins.accept(alias, info);
+      else pins.markApproved(alias, tool);
+    },
+    isNew(alias, tool) {
+      const server = serverOf(alias);
+      if ((server && builtIn(server)) || pins.approvedBefore(alias, tool)) return false;
+      if (!options.acceptNew) return true;
+      pins.markApproved(alias, tool);
+      const key = `${alias}\u0000${tool}`;
+      if (!acceptedNew.has(key)) options.onAcceptedNew?.(alias, tool);
+      acceptedNew.add(key);
+      return false;
     },
   };
   return { definitions, stop: unsubscribe };
+}
+
+/** The built-in server is this program's own code: its tools cannot appear behind the user's back. */
+function builtIn(snapshot: ServerSnapshot): boolean {
+  return snapshot.transport === 'in-memory';
+}
+
+/** `a, b, c and 4 more`: names for a status line, each one line and escaped, the list capped. */
+export function nameList(names: readonly string[], max = 8): string {
+  const shown = names.slice(0, max).map((name) => sanitizeName(name.length > 48 ? `${name.slice(0, 48)}…` : name));
+  return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : shown.join(', ');
+}
+
+/** The status line naming the tools a server lists that were never seen before. */
+export function appearedNotice(alias: string, tools: readonly string[]): string {
+  const what = tools.length === 1 ? '1 new tool' : `${tools.length} new tools`;
+  return `mcp ${sanitizeLabel(alias)}: ${what}: ${nameList(tools)}; each asks once before a server-wide rule (${sanitizeLabel(alias)}__*) runs it`;
 }
 
 /** `description and input schema changed`: the parts that differ from the pin. */
@@ -153,7 +209,7 @@ export function pinsFile(stateDir: string): string {
 
 /** The status line for a changed definition, shown to the user when the change is noticed. */
 export function changeNotice(alias: string, tool: string, change: string): string {
-  return `mcp ${alias}: ${alias}__${tool}: ${change} since it was first seen or last approved; it asks before running again`;
+  return `mcp ${alias}: ${sanitizeName(`${alias}__${tool}`)}: ${change} since it was first seen or last approved; it asks before running again`;
 }
 
 /** A pin store kept in memory only (headless runs with no state directory, tests). */
@@ -181,9 +237,16 @@ export function createFilePinStore(file: string, onError?: (message: string) => 
   let reported = false;
   const save = (current: PinFile) => {
     try {
-      for (const [alias, tools] of Object.entries(read()?.servers ?? {})) {
+      const onDisk = read();
+      for (const [alias, tools] of Object.entries(onDisk?.servers ?? {})) {
         const ours = (current.servers[alias] ??= {});
         for (const [name, hashes] of Object.entries(tools)) ours[name] ??= hashes;
+      }
+      for (const [alias, names] of Object.entries(onDisk?.approved ?? {})) {
+        if (!Array.isArray(names)) continue;
+        const ours = new Set((current.approved ??= {})[alias] ?? []);
+        for (const name of names) if (typeof name === 'string') ours.add(name);
+        current.approved[alias] = [...ours];
       }
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       const temporary = `${file}.${process.pid}.tmp`;
@@ -200,6 +263,13 @@ export function createFilePinStore(file: string, onError?: (message: string) => 
 
 function createPinStoreWith(data: PinFile, save: (data: PinFile) => void): PinStore {
   const serverPins = (alias: string) => (data.servers[alias] ??= {});
+  /** Adds the tool to the approved ones; false when it already was. */
+  const approve = (alias: string, tool: string): boolean => {
+    const list = Array.isArray(data.approved?.[alias]) ? data.approved[alias] : [];
+    if (list.includes(tool)) return false;
+    (data.approved ??= {})[alias] = [...list, tool];
+    return true;
+  };
   return {
     observe(alias, tools) {
       const pins = serverPins(alias);
@@ -225,7 +295,13 @@ function createPinStoreWith(data: PinFile, save: (data: PinFile) => void): PinSt
     },
     accept(alias, tool) {
       serverPins(alias)[tool.name] = partHashes(tool);
+      approve(alias, tool.name);
       save(data);
+    },
+    isPinned: (alias, tool) => Object.hasOwn(data.servers[alias] ?? {}, tool),
+    approvedBefore: (alias, tool) => (Array.isArray(data.approved?.[alias]) ? data.approved[alias] : []).includes(tool),
+    markApproved(alias, tool) {
+      if (approve(alias, tool)) save(data);
     },
   };
 }

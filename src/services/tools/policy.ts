@@ -7,6 +7,7 @@
 import { aliasProblem, type ArgumentRuleConfig } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
 import { describeFindings, type ArgumentGuard, type ArgumentMatcher, type GuardFinding } from './argument-guard';
+import { heldBackAsNew, newToolVerdict } from './new-tools';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {
@@ -33,7 +34,7 @@ export type PolicyDecision =
    * Nothing decided: the front end asks (the TUI), or denies (headless). `warnings`: what the
    * argument guard found (an allow rule stood aside for them, or no rule applied), for the frame.
    */
-  | { action: 'ask'; definitionChanged?: string; warnings?: GuardFinding[] };
+  | { action: 'ask'; definitionChanged?: string; newTool?: string; warnings?: GuardFinding[] };
 
 /**
  * The hook for pinned tool definitions (docs/ARCHITECTURE.md, Security invariants 4): returns what changed when the tool's
@@ -47,6 +48,8 @@ export interface DefinitionPins {
   changeOf: DefinitionCheck;
   /** Called when the user approves a call: the definition it was shown (`shown`) becomes the pinned one. */
   accept(alias: string, tool: string, shown?: McpToolInfo): void;
+  /** True for a tool never approved before: server-wide rules do not run it yet (tools/new-tools.ts). */
+  isNew?(alias: string, tool: string): boolean;
 }
 
 export interface PolicyOptions {
@@ -159,8 +162,11 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       }
       if (warnings.length > 0) {
         if (headless) return { action: 'deny', rule: `${GUARDED_IN_HEADLESS}: ${describeFindings(warnings).join('; ')}; ${GUARD_HEADLESS_HINT}`, headless: true, warnings };
-        return { action: 'ask', warnings };
+        const newTool = heldBackAsNew(allow, definitions, alias, tool);
+        return { action: 'ask', warnings, ...(newTool !== undefined ? { newTool } : {}) };
       }
+      const unseen = newToolVerdict(allow, definitions, alias, tool, headless);
+      if (unseen) return unseen;
       if (allow) return { action: 'allow', rule: allow.source };
       return { action: 'ask' };
     },

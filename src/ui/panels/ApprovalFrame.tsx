@@ -5,6 +5,8 @@ import { SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } f
 import { graphemes, lineWidth, markWhitespace, truncate, width, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
+import { sanitizeName } from '../../services/terminal/look-alike';
+import { trustNotes, trustWarns } from './trustNotes';
 
 /** The answers, in button order; `e` opens the reason line. */
 export const APPROVAL_BUTTONS: FrameButton[] = [
@@ -33,9 +35,9 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
       ? wrapLine(
           [
             { text: 'server ', tone: 'muted' },
-            { text: sanitizeLabel(call.alias ?? '?'), tone: 'accent' },
+            { text: sanitizeName(call.alias ?? '?'), tone: 'accent' },
             { text: ' · tool ', tone: 'muted' },
-            { text: sanitizeLabel(call.tool ?? '?'), tone: 'accent' },
+            { text: sanitizeName(call.tool ?? '?'), tone: 'accent' },
           ],
           columns,
         )
@@ -53,10 +55,13 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
     for (const warning of warnings.slice(0, MAX_HEADER_WARNINGS)) pushAll(header, wrapWords(`• ${warning}`, columns, 'warn'));
     if (warnings.length > MAX_HEADER_WARNINGS) header.push([{ text: truncate(`• and ${warnings.length - MAX_HEADER_WARNINGS} more, listed below the arguments`, columns), tone: 'warn' }]);
   }
+  const trust = trustNotes(call, columns);
+  pushAll(header, trust.full);
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
   if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
   if (warnings.length > 0) compactHeader.push([{ text: truncate(`▲ ${warnings.length > 1 ? `${warnings.length} findings: ` : ''}${warnings[0]}`, columns), tone: 'warn' }]);
-  const oneRowHeader = oneRow(call, changed !== undefined ? ' ▲ changed' : warnings.length > 0 ? ' ▲ check arguments' : '', columns);
+  pushAll(compactHeader, trust.compact);
+  const oneRowHeader = oneRow(call, `${changed !== undefined ? ' ▲ changed' : warnings.length > 0 ? ' ▲ check arguments' : ''}${trust.flags}`, columns);
 
   const args = argumentText(call);
   const body: Line[] = [];
@@ -102,7 +107,7 @@ function elideMiddle(text: string, max: number): string {
  */
 function oneRow(call: ToolCallView, flagText: string, columns: number): Line {
   const identity = call.alias !== undefined || call.tool !== undefined;
-  const names = identity ? [sanitizeLabel(call.alias ?? '?'), sanitizeLabel(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
+  const names = identity ? [sanitizeName(call.alias ?? '?'), sanitizeName(call.tool ?? '?')] : [sanitizeLabel(call.wireName)];
   const avail = columns - (identity ? width('server  · tool ') : width('call '));
   const needed = names.reduce((sum, name) => sum + width(name), 0);
   if (needed + width(flagText) <= avail) return rowOf(identity, names, flagText, '');
@@ -155,5 +160,5 @@ export interface ApprovalFrameProps {
 
 /** The inline frame that asks before a tool call runs. */
 export function ApprovalFrame({ call, ...rest }: ApprovalFrameProps) {
-  return <AskFrame title="Run this tool?" tone={call.definitionChanged || call.warnings?.length ? 'warn' : 'accent'} {...rest} />;
+  return <AskFrame title="Run this tool?" tone={call.definitionChanged || call.warnings?.length || trustWarns(call) ? 'warn' : 'accent'} {...rest} />;
 }

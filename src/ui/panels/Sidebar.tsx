@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
+import { toolBadge } from './toolBadges';
 import type { SidebarUi } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
@@ -182,9 +183,11 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
       const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
+      const badge = toolBadge(tool);
       const toolLine: Line = [
         { text: `  ${branch}`, tone: 'muted' },
-        { text: truncate(sanitizeLabel(tool.name), columns - 5) },
+        { text: truncate(badge.name, columns - 5 - (badge.text ? textWidth(badge.text) + 1 : 0)) },
+        ...(badge.text ? [{ text: ` ${badge.text}`, tone: 'warn' as const }] : []),
       ];
       drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
     });

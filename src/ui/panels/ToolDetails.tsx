@@ -6,15 +6,18 @@ import { markWhitespace, signInUrlSegments, wrapLine, wrapWords, type Line } fro
 import { serverLogLines } from './serverLog';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
+import { sanitizeName } from '../../services/terminal/look-alike';
+import { toolWarningLines } from './toolBadges';
 
 /** Everything known about one tool, escaped and wrapped to `columns`. */
 export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, columns: number): Line[] {
   const lines: Line[] = [];
-  pushAll(lines, wrapLine([{ text: sanitizeLabel(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
+  pushAll(lines, wrapLine([{ text: sanitizeName(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
   if (!tool) {
     lines.push([{ text: 'this tool is no longer offered by the server', tone: 'warn' }]);
     return lines;
   }
+  pushAll(lines, toolWarningLines(tool, columns));
   if (tool.title) pushAll(lines, wrapWords(sanitizeLabel(tool.title), columns, 'accent'));
   lines.push([]);
   if (tool.description) pushAll(lines, wrapWords(sanitize(tool.description, { invisibles: 'mark', tabs: 'escape' }), columns));
@@ -98,6 +101,12 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
     else {
       lines.push([{ text: `stderr, last ${server.stderr.length} line${server.stderr.length === 1 ? '' : 's'}`, tone: 'muted' }]);
       for (const line of server.stderr) pushAll(lines, wrapLine([{ text: stderrLine(line) }], columns));
+    }
+    // Printed on stdout but not MCP: a log line in the wrong stream, or text meant for the terminal.
+    const stray = server.strayStdout ?? [];
+    if (stray.length > 0) {
+      lines.push([], [{ text: `stdout lines that are not MCP messages, last ${stray.length}`, tone: 'warn' }]);
+      for (const line of stray) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
     }
   }
   pushAll(lines, serverLogLines(server.log, columns));

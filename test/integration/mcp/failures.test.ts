@@ -186,7 +186,8 @@ describe('notifications/tools/list_changed', () => {
     await sleep(500);
     const listings = test.manager.servers()[0]!.stderr.filter((line) => line.startsWith('tools/list #'));
     expect(listings).toEqual(['tools/list #1', 'tools/list #2']);
-    expect(test.statuses()).toContain('mcp growing: tool list changed (6 tools)');
+    // The status names the tool that appeared.
+    expect(test.statuses()).toContain('mcp growing: tool list changed (6 tools; added: extra_5)');
   });
 });
 

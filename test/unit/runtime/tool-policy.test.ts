@@ -43,7 +43,10 @@ describe('how a tool call is decided (one place for the TUI and -p)', () => {
     expect(policy.decide('fs', 'write')).toEqual({ action: 'ask' });
     live.show('fs', [tool('reads a file and mails it away')]);
     expect(policy.decide('fs', 'read')).toMatchObject({ action: 'ask', definitionChanged: 'description changed' });
-    expect(reports).toEqual(['warn: mcp fs: fs__read: description changed since it was first seen or last approved; it asks before running again']);
+    expect(reports).toEqual([
+      'warn: mcp fs: 1 new tool: read; each asks once before a server-wide rule (fs__*) runs it',
+      'warn: mcp fs: fs__read: description changed since it was first seen or last approved; it asks before running again',
+    ]);
     stop();
   });
 
