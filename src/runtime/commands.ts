@@ -8,6 +8,11 @@ import { listSessions } from '../services/history/index';
 import { describeServers, describeTool, describeTools, McpInputError, parseConnectArguments, resolveConnectRequest, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { findTool } from '../services/tools/names';
 import type { AppStore } from '../state/store';
+import type { ModelConfig } from '../services/broker/types';
+import type { ToolBudget } from './tool-budget';
+import { budgetSummary, switchTools, toolNote } from './tool-commands';
+
+export { toggleToolSwitch } from './tool-commands';
 
 export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session';
 
@@ -36,11 +41,14 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
     help: 'MCP servers and their tools',
     subcommands: [
       { name: 'list', usage: ':mcp list', help: 'every server: state, transport, tool count' },
-      { name: 'tools', usage: ':mcp tools [alias]', help: 'every tool as alias__tool with its description', args: ['alias'] },
+      { name: 'tools', usage: ':mcp tools [alias]', help: 'every tool as alias__tool with its cost in tokens, whether it is switched on, and its description; then each server\'s total', args: ['alias'] },
       { name: 'tool', usage: ':mcp tool <alias__tool>', help: "one tool's description and full input schema", args: ['tool'] },
       { name: 'connect', usage: ':mcp connect <url> [alias] [flags]', help: 'connect an HTTP server now (alias from the host name when omitted); flags: --sse or --http force a transport, --token-env VAR sends $VAR as Bearer token' },
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
+      { name: 'disable', usage: ':mcp disable <alias|alias__tool>', help: 'switch a server\'s tools or one tool off for the model (the server stays connected; remembered for this directory)', args: ['tool'] },
+      { name: 'enable', usage: ':mcp enable <alias|alias__tool>', help: 'switch them on again', args: ['tool'] },
+      { name: 'reset-tools', usage: ':mcp reset-tools', help: 'forget every tool switch made in this directory (the config\'s enabledTools/disabledTools apply again)' },
     ],
   },
 ];
@@ -55,6 +63,9 @@ export interface CommandHost {
   store: AppStore;
   config: AppConfig;
   mcp: McpManagerService;
+  /** Tool switches and costs; absent in front ends without them. */
+  tools?: ToolBudget;
+  modelConfig?: () => ModelConfig | undefined;
   env: NodeJS.ProcessEnv;
   sessionsDir: string;
   currentSessionId(): string | undefined;
@@ -150,7 +161,12 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
       case 'tools': {
         const servers = rest[0] ? host.mcp.servers().filter((server) => server.alias === rest[0]) : host.mcp.servers();
         if (rest[0] && servers.length === 0) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
-        return out(describeTools(servers, { inputSchemaBytes: host.config.limits.inputSchemaBytes, inputSchemaDepth: host.config.limits.inputSchemaDepth }));
+        const limits = { inputSchemaBytes: host.config.limits.inputSchemaBytes, inputSchemaDepth: host.config.limits.inputSchemaDepth };
+        const model = host.modelConfig?.();
+        if (!host.tools || !model) return out(describeTools(servers, limits));
+        const tools = host.tools;
+        const view = tools.view(host.mcp.servers(), model, host.store.getState().messages);
+        return out([...describeTools(servers, limits, (alias, tool) => toolNote(view, tools.switches, alias, tool)), ...budgetSummary(tools, servers, model, host.store.getState().messages)]);
       }
       case 'tool': {
         if (!rest[0]) return out(['usage: :mcp tool <alias__tool>'], 'error');
@@ -186,6 +202,18 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         if (!rest[0]) return out(['usage: :mcp reconnect <alias>'], 'error');
         const snapshot = await host.mcp.reconnect(rest[0]);
         return reportConnect(snapshot, out);
+      }
+      case 'disable':
+      case 'enable': {
+        if (!rest[0]) return out([`usage: :mcp ${sub} <alias|alias__tool>`], 'error');
+        if (!host.tools) return out(['tool switches are not available here'], 'error');
+        const line = switchTools(host.tools.switches, host.mcp.servers(), rest[0], sub === 'enable');
+        return line.startsWith('!') ? out([line.slice(1)], 'error') : out([line]);
+      }
+      case 'reset-tools': {
+        if (!host.tools) return out(['tool switches are not available here'], 'error');
+        const count = host.tools.switches.reset();
+        return out([count === 0 ? 'no tool switches made in this directory' : `forgot ${count} tool switch${count === 1 ? '' : 'es'}; the config decides again which tools the model gets`]);
       }
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');

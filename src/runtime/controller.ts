@@ -22,4 +22,6 @@ export interface AppController {
   disconnectServer?(alias: string): void;
   /** Sidebar `c`: connect a server at runtime; without an alias the session picks one from the URL. */
   connectServer?(url: string, alias?: string): void;
+  /** Sidebar Space: switch a tool (or, without `tool`, a whole server) on or off for the model. */
+  toggleTool?(alias: string, tool?: string): void;
 }

@@ -19,6 +19,8 @@ import type { PinStore } from '../services/tools/pins';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { createToolBudget, type ToolBudget } from './tool-budget';
+import type { SwitchStore } from '../services/tools/switches';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -43,6 +45,8 @@ export interface RuntimeOptions {
   mcp?: McpManagerService;
   definitions?: DefinitionPins;
   pins?: PinStore;
+  /** Where the runtime tool switches are kept; default `<stateDir>/tool-switches.json` for `cwd`. */
+  switches?: SwitchStore;
 }
 
 /** One message through the loop: what the front end decides (who approves, which model, the signal). */
@@ -54,6 +58,8 @@ export interface Runtime {
   readonly cwd: string;
   readonly mcp: McpManagerService;
   readonly policy: ApprovalPolicy;
+  /** Tool switches, tool search and tool costs. */
+  readonly tools: ToolBudget;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /** Opens the session file (`choice`: new, --continue, --resume); throws when the id does not exist. */
@@ -81,6 +87,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   let redact: Redactor | undefined;
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
+  const tools = createToolBudget(config, cwd, { ...(options.switches ? { store: options.switches } : {}), report: (message) => options.report('warn', message) });
 
   return {
     config,
@@ -88,10 +95,11 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     cwd,
     mcp,
     policy,
+    tools,
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), tools: tools.gate(input.model), policy, config, reportedProblems, cwd, env },
       }),
     sessionLog(choice, logOptions) {
       redact ??= createRedactor(collectSecrets(config, env));

@@ -19,7 +19,7 @@ import type { McpManagerService } from '../services/mcp/index';
 import type { PinStore } from '../services/tools/pins';
 import type { DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
-import { runMetaCommand, type CommandHost } from './commands';
+import { runMetaCommand, toggleToolSwitch, type CommandHost } from './commands';
 import type { AppController } from './controller';
 import { createJobQueue } from './job-queue';
 import { bridgeMcpEvents, serverActions } from './mcp-bridge';
@@ -54,6 +54,7 @@ export interface Session extends AppController {
   disconnectServer(alias: string): void;
   connectServer(url: string, alias?: string): void;
   switchModel(name: string): void;
+  toggleTool(alias: string, tool?: string): void;
   /** Resolves once nothing is running or queued. */
   idle(): Promise<void>;
   /** Stops everything and closes the MCP servers and the session file. */
@@ -86,6 +87,16 @@ export function createSession(options: SessionOptions): Session {
   showHistory(log.current());
 
   const unsubscribe = bridgeMcpEvents(mcp, store);
+  // The sidebar's costs and switches follow the servers, the switches, the model and the tools the
+  // conversation found (its searches add tools to the next request).
+  const publishTools = () => {
+    const model = config.models[modelName];
+    if (model) store.getState().setToolBudget(runtime.tools.view(mcp.servers(), model, store.getState().messages));
+  };
+  const stopToolEvents = mcp.subscribe((event) => {
+    if (event.type !== 'status') publishTools();
+  });
+  const stopSwitchEvents = runtime.tools.switches.subscribe(publishTools);
   // The first frame never waits for servers: they start once the UI is up, and the broker client
   // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
@@ -130,6 +141,7 @@ export function createSession(options: SessionOptions): Session {
     },
     afterEach() {
       batcher.flush();
+      publishTools();
       log.flush();
       // The running message was answered (in part): the queued ones come back on their own.
       if (takeBack.holding() && !closed) takeBack.release();
@@ -141,6 +153,8 @@ export function createSession(options: SessionOptions): Session {
     config,
     mcp,
     env: runtime.env,
+    tools: runtime.tools,
+    modelConfig: () => config.models[modelName],
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
     modelName: () => modelName,
@@ -169,6 +183,10 @@ export function createSession(options: SessionOptions): Session {
 
   const session: Session = {
     ...serverActions(mcp, status),
+    toggleTool(alias, tool) {
+      const line = toggleToolSwitch(runtime.tools.switches, mcp.servers(), alias, tool);
+      if (line) status('info', line);
+    },
     submit(text: string, submitOptions?: { literal?: boolean }) {
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
@@ -202,6 +220,7 @@ export function createSession(options: SessionOptions): Session {
       }
       modelName = name;
       store.getState().setModelName(name);
+      publishTools();
     },
     idle: () => jobs.idle(),
     async close() {
@@ -214,6 +233,8 @@ export function createSession(options: SessionOptions): Session {
       batcher.dispose();
       log.close();
       unsubscribe();
+      stopToolEvents();
+      stopSwitchEvents();
       await runtime.close();
     },
   };

@@ -46,12 +46,26 @@ export const modelSchema = z.strictObject({
    * never sent back as the answer. Default true; false keeps such text as part of the answer.
    */
   inlineReasoning: z.boolean().optional(),
+  /**
+   * The model's context window in tokens, when the server does not say it. Budgets that depend on
+   * it (tool search in `auto` mode) use `mcp.toolSearchFallbackTokens` while it is unknown.
+   */
+  contextWindow: positiveInt.optional(),
 });
+
+/** Tool-name globs (`*` any run of characters, `?` one), matched against the tool's own name. */
+const toolGlobs = z.array(z.string().min(1)).optional();
 
 const serverCommon = {
   timeoutMs: positiveInt.optional(),
   connectTimeoutMs: positiveInt.optional(),
   disabled: z.boolean().optional(),
+  /** Only tools matching one of these reach the model (the others are listed, switched off). */
+  enabledTools: toolGlobs,
+  /** Tools matching one of these do not reach the model; wins over enabledTools. */
+  disabledTools: toolGlobs,
+  /** Always send this server's tools in full, even when tool search is on. */
+  alwaysLoad: z.boolean().optional(),
 };
 
 export const httpServerSchema = z.strictObject({
@@ -112,6 +126,18 @@ export const configSchema = z.strictObject({
       maxToolCallsPerAnswer: positiveInt.default(32),
       /** How often an idle HTTP server is pinged to notice that it went away; 0 never pings. */
       pingIntervalMs: z.number().int().min(0).default(30_000),
+      /**
+       * Tool search: `auto` offers the model a `tool_search` function instead of the tools' full
+       * definitions once these pass `toolSearchThreshold` of the context window; `always` does so
+       * whatever they cost; `off` always sends every enabled tool.
+       */
+      toolSearch: z.enum(['auto', 'always', 'off']).default('auto'),
+      /** Share of the context window the tool definitions may take before `auto` searches. */
+      toolSearchThreshold: z.number().gt(0).max(1).default(0.1),
+      /** The tool budget in tokens while the model's context window is unknown. */
+      toolSearchFallbackTokens: positiveInt.default(4_000),
+      /** How many tools one search returns. */
+      toolSearchResults: z.number().int().min(1).max(20).default(5),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

@@ -1,15 +1,17 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { McpEvent } from '../../services/mcp/index';
-import type { McpSlice } from '../types';
+import type { McpSlice, ToolBudgetView } from '../types';
 import type { AppState } from '../store';
 
 export interface McpActions {
   applyMcpEvent: (event: McpEvent) => void;
+  setToolBudget: (view: ToolBudgetView) => void;
 }
 
 export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpActions> = (set) => ({
   servers: {},
   order: [],
+  setToolBudget: (toolBudget) => set({ toolBudget }),
   applyMcpEvent: (event) =>
     set((state) => {
       switch (event.type) {

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
-import type { SidebarUi } from '../../state/types';
+import type { SidebarUi, ToolBudgetView } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
@@ -14,7 +14,19 @@ export interface SidebarProps {
   focused: boolean;
   theme: Theme;
   ui?: SidebarUi;
+  /** Each tool's cost and switch (absent until the session computed it). */
+  budget?: ToolBudgetView;
 }
+
+/** `312`, `4.1k`, `12k`: token counts for a narrow column (README.md, "Tool budget"). */
+export function tokenLabel(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+/** Marks a switch the user made here (remembered for this directory) apart from the config's. */
+const SWITCHED_MARK = '*';
 
 export const GLYPH: Record<ServerState, string> = {
   ready: '●',
@@ -156,12 +168,33 @@ function cursorRow(line: Line, selected: boolean, focused: boolean, columns: num
   return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean): DrawnRow[] {
+/** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off, `stdio off* 13` when the user switched all of it off. */
+function serverRight(server: ServerSnapshot, budget: ToolBudgetView | undefined): string {
+  const transport = transportLabel(server);
+  if (server.state !== 'ready') return `${transport} ${server.state === 'connecting' ? '…' : '-'}`;
+  const cost = budget?.servers[server.alias];
+  if (!cost) return `${transport} ${server.tools.length}`;
+  const count = server.tools.length;
+  const on = count - cost.off;
+  if (count > 0 && on === 0) return `${transport} off${cost.switched ? SWITCHED_MARK : ''} ${count}`;
+  return `${transport} ${on === count ? count : `${on}/${count}`} ${tokenLabel(cost.tokens)}${cost.switched ? SWITCHED_MARK : ''}`;
+}
+
+/** A tool's right column: its cost, `off` (config) or `off*` (switched here), `*` when switched back on here. */
+function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefined): { text: string; tone: Tone; off: boolean } {
+  const entry = budget?.tools[alias]?.[tool];
+  if (!entry) return { text: '', tone: 'muted', off: false };
+  const cost = entry.tokens === undefined ? '-' : tokenLabel(entry.tokens);
+  if (!entry.enabled) return { text: `off${entry.switched ? SWITCHED_MARK : ''} ${cost}`, tone: entry.switched ? 'warn' : 'muted', off: true };
+  return { text: `${cost}${entry.switched ? SWITCHED_MARK : ''}`, tone: 'muted', off: false };
+}
+
+function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView): DrawnRow[] {
   const drawn: DrawnRow[] = [];
   for (const server of servers) {
     const id = serverRowId(server.alias);
     const open = ui.expanded.includes(server.alias);
-    const right = `${transportLabel(server)} ${server.state === 'ready' ? server.tools.length : server.state === 'connecting' ? '…' : '-'}`;
+    const right = serverRight(server, budget);
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
@@ -181,10 +214,14 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
       const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
+      const cost = toolRight(server.alias, tool.name, budget);
+      const nameRoom = Math.max(1, columns - 5 - (cost.text ? textWidth(cost.text) + 1 : 0));
+      const shownName = truncate(sanitizeLabel(tool.name), nameRoom);
       const toolLine: Line = [
         { text: `  ${branch}`, tone: 'muted' },
-        { text: truncate(sanitizeLabel(tool.name), columns - 5) },
+        cost.off ? { text: shownName, tone: 'muted' } : { text: shownName },
       ];
+      if (cost.text) toolLine.push({ text: ' '.repeat(Math.max(1, columns - 5 - textWidth(shownName) - textWidth(cost.text))) }, { text: cost.text, tone: cost.tone });
       drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
     });
     if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
@@ -209,15 +246,23 @@ function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: num
   return [drawn[top.header]!, ...drawn.slice(first + 1, first + rows)];
 }
 
+/** `tools 12k → search 900`, `tools 3.1k sent`, with `* = switched here` when the user switched something. */
+function budgetFooter(budget: ToolBudgetView): string {
+  const sent = budget.searching ? `tools ${tokenLabel(budget.enabledTokens)} → search ${tokenLabel(budget.sentTokens)}` : `tools ${tokenLabel(budget.sentTokens)} sent`;
+  return budget.switchCount > 0 ? `${sent} · ${SWITCHED_MARK} switched here` : sent;
+}
+
 /** Every MCP server with its status; browsing expands a server's tools. */
-export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] } }: SidebarProps) {
+export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
   const rows = sidebarRows(servers, ui.expanded);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawRows(servers, ui, selectedId, columns, focused);
-  const listRows = Math.max(1, height - 3);
+  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget);
+  // The last row says what the model gets, and that switches made here are remembered.
+  const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : undefined;
+  const listRows = Math.max(1, height - 3 - (footer ? 1 : 0));
   const shown = windowAround(drawn, selectedId, listRows);
   return (
     <Box
@@ -237,6 +282,13 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
       {shown.map((row, index) => (
         <LineText key={index} line={padLine(row.line, columns)} theme={theme} />
       ))}
+      {footer ? (
+        <Box flexGrow={1} alignItems="flex-end">
+          <Text color={theme.muted} wrap="truncate-end">
+            {footer}
+          </Text>
+        </Box>
+      ) : null}
     </Box>
   );
 });
