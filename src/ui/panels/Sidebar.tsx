@@ -246,10 +246,13 @@ function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: num
   return [drawn[top.header]!, ...drawn.slice(first + 1, first + rows)];
 }
 
-/** `tools 12k → search 900`, `tools 3.1k sent`, with `* = switched here` when the user switched something. */
-function budgetFooter(budget: ToolBudgetView): string {
+/**
+ * What the model gets (`tools 44k → search 201`: tool search sends 201 tokens in place of 44k;
+ * `tools 3.1k sent`), and, when the user switched tools here, what the `*` means.
+ */
+function budgetFooter(budget: ToolBudgetView): string[] {
   const sent = budget.searching ? `tools ${tokenLabel(budget.enabledTokens)} → search ${tokenLabel(budget.sentTokens)}` : `tools ${tokenLabel(budget.sentTokens)} sent`;
-  return budget.switchCount > 0 ? `${sent} · ${SWITCHED_MARK} switched here` : sent;
+  return budget.switchCount > 0 ? [`${SWITCHED_MARK} switched here (:mcp reset-tools)`, sent] : [sent];
 }
 
 /** Every MCP server with its status; browsing expands a server's tools. */
@@ -261,8 +264,8 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
   const drawn = drawRows(servers, ui, selectedId, columns, focused, budget);
   // The last row says what the model gets, and that switches made here are remembered.
-  const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : undefined;
-  const listRows = Math.max(1, height - 3 - (footer ? 1 : 0));
+  const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
+  const listRows = Math.max(1, height - 3 - footer.length);
   const shown = windowAround(drawn, selectedId, listRows);
   return (
     <Box
@@ -282,11 +285,13 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
       {shown.map((row, index) => (
         <LineText key={index} line={padLine(row.line, columns)} theme={theme} />
       ))}
-      {footer ? (
-        <Box flexGrow={1} alignItems="flex-end">
-          <Text color={theme.muted} wrap="truncate-end">
-            {footer}
-          </Text>
+      {footer.length > 0 ? (
+        <Box flexGrow={1} flexDirection="column" justifyContent="flex-end">
+          {footer.map((line) => (
+            <Text key={line} color={theme.muted} wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
         </Box>
       ) : null}
     </Box>
