@@ -16,6 +16,7 @@ const config: AishConfigInput = {
       maxTokens: 4096, // max_tokens sent with each request (default: the server decides)
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
       // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
+      contextWindow: 8192, // the model's context window in tokens; sizes the tool budget (mcp.toolSearch)
     },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',
@@ -60,6 +61,11 @@ const config: AishConfigInput = {
         args: ['-y', '@modelcontextprotocol/server-everything'],
         env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
         // cwd: '/tmp',
+        // Which of its tools reach the model (globs on the tool's own name; disabledTools wins).
+        // The others stay listed, switched off; the sidebar and :mcp enable can switch them on.
+        // enabledTools: ['get-*', 'echo'],
+        disabledTools: ['trigger-long-running-operation'],
+        // alwaysLoad: true, // always send its tools in full, even when tool search is on
       },
     },
     // Tool calls run only after you approve them, unless a rule here allows them.
@@ -78,6 +84,14 @@ const config: AishConfigInput = {
     // An idle HTTP server is pinged this often, so one that went away shows as failed instead of
     // ready (an unanswered ping fails after 10 s). 0 never pings.
     pingIntervalMs: 30_000,
+    // Tool budget (README, "Tool budget"): once the enabled tools' definitions cost more than
+    // toolSearchThreshold of the model's contextWindow (toolSearchFallbackTokens while the window
+    // is unknown), the model gets a built-in `tool_search` function and the tools it found instead
+    // of every definition. 'always' searches whatever the cost, 'off' always sends every tool.
+    toolSearch: 'auto',
+    toolSearchThreshold: 0.1,
+    toolSearchFallbackTokens: 4_000,
+    toolSearchResults: 5, // tools one search returns
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.
