@@ -9,18 +9,65 @@ import type { IndexedTool } from './names';
 // session that never searches never reads it.
 
 const STOP_WORDS = new Set(
-  'a an the to of for in on at by and or is are be it its this that these those with from into as i me my we our you your please can could would should will want need some any all get make do does using use via about'.split(' '),
+  'a an the to of for in on at by and or is are be it its this that these those with from into as i me my we our you your please can could would should will want need some any all get do does using use via about what which whats'.split(' '),
 );
 
-/** Lower case, common words dropped, a plural or -ing/-ed ending taken off so "files" finds "file". */
+/**
+ * Lower case, common words dropped, and a light stem so that "files", "staging", "created" meet
+ * "file", "stage", "create": plural and -ing/-ed endings off, then a final `e`.
+ */
 export function searchTerm(term: string): string | null {
-  const lower = term.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  if (lower.length > 5 && lower.endsWith('ing')) return lower.slice(0, -3);
-  if (lower.length > 4 && lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
-  if (lower.length > 4 && lower.endsWith('ed')) return lower.slice(0, -2);
-  if (lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss')) return lower.slice(0, -1);
-  return lower;
+  let word = term.toLowerCase();
+  if (word.length < 2 || STOP_WORDS.has(word)) return null;
+  if (word.length > 5 && word.endsWith('ing')) word = word.slice(0, -3);
+  else if (word.length > 4 && (word.endsWith('ies') || word.endsWith('ied'))) word = `${word.slice(0, -3)}y`;
+  else if (word.length > 4 && word.endsWith('ed')) word = word.slice(0, -2);
+  else if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) word = word.slice(0, -1);
+  if (word.length > 3 && word.endsWith('e')) word = word.slice(0, -1);
+  return word;
+}
+
+/**
+ * Words people use in requests for the words tool descriptions use: a request says "folder",
+ * "picture" or "notes.txt", a description "directory", "image" or "file". Added to the query's
+ * own words (never to the index), so an exact word still ranks first.
+ */
+const REQUEST_WORDS: Record<string, string[]> = {
+  folder: ['directory'],
+  dir: ['directory'],
+  picture: ['image'],
+  photo: ['image'],
+  png: ['image', 'file'],
+  jpg: ['image', 'file'],
+  jpeg: ['image', 'file'],
+  gif: ['image', 'file'],
+  txt: ['text', 'file'],
+  md: ['text', 'file'],
+  csv: ['file'],
+  json: ['file'],
+  yaml: ['file'],
+  yml: ['file'],
+  pdf: ['file'],
+  log: ['file'],
+  show: ['read', 'list'],
+  view: ['read'],
+  open: ['read'],
+  look: ['read'],
+  make: ['create'],
+  new: ['create'],
+  remove: ['delete'],
+  erase: ['delete'],
+  forget: ['delete'],
+  find: ['search'],
+  lookup: ['search'],
+};
+
+/** A query word with the words a tool description would use for it, each processed like the index. */
+export function queryTerms(term: string): string[] | null {
+  const own = searchTerm(term);
+  const extra = (REQUEST_WORDS[term.toLowerCase()] ?? []).map(searchTerm).filter((word): word is string => word !== null);
+  const all = [...new Set([...(own ? [own] : []), ...extra])];
+  return all.length > 0 ? all : null;
 }
 
 /** Words of a name: `read_text_file`, `readTextFile`, `git-diff` all give their parts. */
@@ -73,7 +120,7 @@ async function indexFor(tools: readonly IndexedTool[]): Promise<MiniSearch<ToolD
   const engine = new Engine<ToolDocument>({
     fields: ['name', 'server', 'title', 'description', 'parameters'],
     processTerm: searchTerm,
-    searchOptions: { boost: { name: 3, title: 2, description: 1, server: 1, parameters: 0.5 }, prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' },
+    searchOptions: { processTerm: queryTerms, boost: { name: 3, title: 2, description: 1, server: 1, parameters: 0.5 }, prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' },
   });
   engine.addAll(
     tools.map((tool) => ({
