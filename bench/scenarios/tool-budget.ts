@@ -52,12 +52,13 @@ async function baselineOnce(ctx: BenchContext): Promise<void> {
 async function appOnce(ctx: BenchContext): Promise<void> {
   await baselineOnce(ctx);
   await ctx.settle();
-  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers() } }));
+  // A generous connect timeout: twenty node processes start at once, on a shared machine too.
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(), connectTimeoutMs: 120_000 } }));
   const term = spawnApp(ctx, home);
   try {
     const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
     ctx.results.add(TOOL_BUDGET_APP, 'spawn to first frame', 'ms', first.at - term.startedAt);
-    const ready = await term.waitFor(screenHas(`mcp ${SERVERS}/${SERVERS}`), 60_000, `${SERVERS} servers ready`);
+    const ready = await term.waitFor(screenHas(`mcp ${SERVERS}/${SERVERS}`), 150_000, `${SERVERS} servers ready`);
     ctx.results.add(TOOL_BUDGET_APP, 'spawn to all servers ready', 'ms', ready.at - term.startedAt);
     // The sidebar has drawn the costs once the footer says what is sent.
     const costed = await term.waitFor(screenHas('tools '), 10_000, 'the tool costs');

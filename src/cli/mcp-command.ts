@@ -124,7 +124,7 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
         const failed = servers.filter((server) => server.state !== 'ready').map(serverJson);
         const costs = servers
           .filter((server) => server.state === 'ready')
-          .map((server) => ({ server: server.alias, tokens: view?.servers[server.alias]?.tokens ?? 0, toolsOn: server.tools.length - (view?.servers[server.alias]?.off ?? 0), toolsOff: view?.servers[server.alias]?.off ?? 0 }));
+          .map((server) => ({ server: server.alias, tokens: view?.servers[server.alias]?.tokens ?? 0, toolsOn: view?.servers[server.alias]?.on ?? 0, toolsOff: view?.servers[server.alias]?.off ?? 0 }));
         const toolBudget = view ? { searching: view.searching, enabledTokens: view.enabledTokens, budgetTokens: view.budgetTokens, sentTokens: view.sentTokens } : null;
         io.stdout(`${terminalSafeJson({ tools, servers: servers.map(serverJson), costs, toolBudget, problems: index.problems, failed: failed.map((s) => s.alias) }, 2)}\n`);
       } else {

@@ -166,7 +166,7 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         if (!host.tools || !model) return out(describeTools(servers, limits));
         const tools = host.tools;
         const view = tools.view(host.mcp.servers(), model, host.store.getState().messages);
-        return out([...describeTools(servers, limits, (alias, tool) => toolNote(view, tools.switches, alias, tool)), ...budgetSummary(tools, servers, model, host.store.getState().messages)]);
+        return out([...describeTools(servers, limits, (alias, tool) => toolNote(view, tools.switches, alias, tool)), ...budgetSummary(tools, host.mcp.servers(), model, host.store.getState().messages, servers)]);
       }
       case 'tool': {
         if (!rest[0]) return out(['usage: :mcp tool <alias__tool>'], 'error');

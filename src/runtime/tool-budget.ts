@@ -80,7 +80,7 @@ export function createToolBudget(config: Pick<AppConfig, 'mcp' | 'limits' | 'pat
       const serversView: ToolBudgetView['servers'] = {};
       for (const server of servers) {
         const cost = costs.get(server.alias);
-        serversView[server.alias] = { tokens: cost?.tokens ?? 0, off: cost?.offTools ?? 0, switched: switches.serverSwitch(server.alias) !== undefined };
+        serversView[server.alias] = { tokens: cost?.tokens ?? 0, on: cost?.tools ?? 0, off: cost?.offTools ?? 0, switched: switches.serverSwitch(server.alias) !== undefined };
       }
       return {
         tools,

@@ -21,18 +21,17 @@ export function toolNote(view: ToolBudgetView, switches: ToolSwitches, alias: st
 }
 
 /** Per server and in total: what the tools cost and what the next request sends. */
-export function budgetSummary(tools: ToolBudget, servers: readonly ServerSnapshot[], model: ModelConfig | undefined, history: readonly Message[]): string[] {
+export function budgetSummary(tools: ToolBudget, servers: readonly ServerSnapshot[], model: ModelConfig | undefined, history: readonly Message[], shown: readonly ServerSnapshot[] = servers): string[] {
   if (!model) return [];
   const view = tools.view(servers, model, history);
   const lines = ['tool definitions (estimated tokens as sent):'];
-  for (const server of servers) {
+  for (const server of shown) {
     const cost = view.servers[server.alias];
     if (!cost || server.state !== 'ready') continue;
-    const on = server.tools.length - cost.off;
-    lines.push(`  ${server.alias}: ${on} of ${server.tools.length} tools on, ${formatTokens(cost.tokens)} tokens${cost.switched ? ' (switched by you)' : ''}`);
+    lines.push(`  ${server.alias}: ${cost.on} of ${server.tools.length} tools on, ${formatTokens(cost.tokens)} tokens${cost.switched ? ' (switched by you)' : ''}`);
   }
   lines.push(`  ${offerLine(view.searching, view.enabledTokens, view.sentTokens, view.budgetTokens, contextWindowFor(model))}`);
-  if (view.switchCount > 0) lines.push(`  ${view.switchCount} switch${view.switchCount === 1 ? '' : 'es'} made here are remembered for this directory; :mcp reset-tools forgets them`);
+  if (view.switchCount > 0) lines.push(`  ${view.switchCount === 1 ? '1 switch made here is' : `${view.switchCount} switches made here are`} remembered for this directory; :mcp reset-tools forgets them`);
   return lines;
 }
 

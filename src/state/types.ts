@@ -99,8 +99,11 @@ export interface ToolBudgetEntry {
 export interface ToolBudgetView {
   /** alias -> tool name -> entry. */
   tools: Record<string, Record<string, ToolBudgetEntry>>;
-  /** alias -> tokens of its enabled tools, and whether the user switched the server as a whole. */
-  servers: Record<string, { tokens: number; off: number; switched: boolean }>;
+  /**
+   * alias -> tokens and count of its tools that are on (and can be sent: a withheld tool never is),
+   * how many are switched off, and whether the user switched the server as a whole.
+   */
+  servers: Record<string, { tokens: number; on: number; off: number; switched: boolean }>;
   /** Tool search is on: the model gets `tool_search` and the tools it found. */
   searching: boolean;
   /** Tokens of the enabled tools' definitions, of the budget, and of what the next request sends. */

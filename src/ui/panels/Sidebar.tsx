@@ -168,14 +168,22 @@ function cursorRow(line: Line, selected: boolean, focused: boolean, columns: num
   return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
 }
 
-/** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off, `stdio off* 13` when the user switched all of it off. */
-function serverRight(server: ServerSnapshot, budget: ToolBudgetView | undefined): string {
-  const transport = transportLabel(server);
+/** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off (or withheld), `stdio off* 13` when the user switched all of it off. */
+function serverRight(server: ServerSnapshot, budget: ToolBudgetView | undefined, withTransport = true): string {
+  const transport = withTransport ? transportLabel(server) : '';
+  const right = serverColumns(server, budget, transport);
+  return withTransport ? right : right.trimStart();
+}
+
+/** Fewer than this many columns left for the name: the transport label makes room. */
+const MIN_NAME_COLUMNS = 6;
+
+function serverColumns(server: ServerSnapshot, budget: ToolBudgetView | undefined, transport: string): string {
   if (server.state !== 'ready') return `${transport} ${server.state === 'connecting' ? '…' : '-'}`;
   const cost = budget?.servers[server.alias];
   if (!cost) return `${transport} ${server.tools.length}`;
   const count = server.tools.length;
-  const on = count - cost.off;
+  const on = cost.on;
   if (count > 0 && on === 0) return `${transport} off${cost.switched ? SWITCHED_MARK : ''} ${count}`;
   return `${transport} ${on === count ? count : `${on}/${count}`} ${tokenLabel(cost.tokens)}${cost.switched ? SWITCHED_MARK : ''}`;
 }
@@ -194,7 +202,8 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
   for (const server of servers) {
     const id = serverRowId(server.alias);
     const open = ui.expanded.includes(server.alias);
-    const right = serverRight(server, budget);
+    const full = serverRight(server, budget);
+    const right = columns - textWidth(full) - 5 < MIN_NAME_COLUMNS ? serverRight(server, budget, false) : full;
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
