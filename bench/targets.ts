@@ -76,7 +76,16 @@ export const TARGETS: Target[] = [
   { target: '20 servers, 1,000 tools: sidebar ↓ redrawn <= 50 ms (max)', unit: 'ms', limit: 50, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)') }) },
   { target: '1,000 tools: tools array once cached < 1 ms', unit: 'ms', limit: 1, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'tools array once cached') }) },
   { target: '1,000 tools: heap of the tool budget < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)') }) },
-  { target: '20 servers, 1,000 tools: RSS growth after the first frame < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready') }) },
+  {
+    target: '1,000 tools on 20 servers: RSS grows < 30 MB more than with 20 tools',
+    unit: 'MB',
+    limit: 30,
+    measure: (r) => {
+      const many = m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready');
+      const few = m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready, 20 tools');
+      return { value: many - few, detail: `${format(many, 'MB')} - ${format(few, 'MB')} MB` };
+    },
+  },
 ];
 
 export function checkTargets(results: Results): TargetResult[] {

@@ -28,13 +28,16 @@ export const TOOL_BUDGET_CORE = `tool budget: ${SERVERS * PER_SERVER} tools (in 
 
 const alias = (index: number) => `srv${String(index).padStart(2, '0')}`;
 
-function servers(): Record<string, unknown> {
+function servers(perServer: number): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (let index = 0; index < SERVERS; index++) {
-    result[alias(index)] = { command: process.execPath, args: [path.join(ROOT, 'test', 'helpers', 'many-tools-server.mjs'), '--count', String(PER_SERVER), '--offset', String(index * PER_SERVER)] };
+    result[alias(index)] = { command: process.execPath, args: [path.join(ROOT, 'test', 'helpers', 'many-tools-server.mjs'), '--count', String(perServer), '--offset', String(index * PER_SERVER)] };
   }
   return result;
 }
+
+/** The first characters of the tool the cursor is on after `step` presses of ↓ (the sidebar cuts long names). */
+const toolAt = (step: number) => manyTools(PER_SERVER, 0)[step - 1]!.name.slice(0, 10);
 
 async function baselineOnce(ctx: BenchContext): Promise<void> {
   await ctx.settle();
@@ -49,11 +52,37 @@ async function baselineOnce(ctx: BenchContext): Promise<void> {
   }
 }
 
-async function appOnce(ctx: BenchContext): Promise<void> {
-  await baselineOnce(ctx);
+/** RSS growth from the first frame to all servers ready, with `perServer` tools on each of the 20 servers. */
+async function readyOnce(ctx: BenchContext, perServer: number, label: string): Promise<{ term: ReturnType<typeof spawnApp>; first: Awaited<ReturnType<ReturnType<typeof spawnApp>['waitFor']>>; dispose: () => Promise<void> }> {
   await ctx.settle();
   // A generous connect timeout: twenty node processes start at once, on a shared machine too.
-  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(), connectTimeoutMs: 120_000 } }));
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(perServer), connectTimeoutMs: 120_000 } }));
+  const term = spawnApp(ctx, home);
+  const dispose = async () => {
+    await term.close(keys.ctrlD);
+    home.dispose();
+  };
+  try {
+    const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
+    await term.waitFor(screenHas(`mcp ${SERVERS}/${SERVERS}`), 150_000, `${SERVERS} servers ready`);
+    await term.waitFor(screenHas('tools '), 10_000, 'the tool costs');
+    await term.quiet(300);
+    const settled = term.sample();
+    if (first.sample && settled) ctx.results.add(TOOL_BUDGET_APP, label, 'MB', (settled.rssBytes - first.sample.rssBytes) / MB);
+    return { term, first, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+async function appOnce(ctx: BenchContext): Promise<void> {
+  await baselineOnce(ctx);
+  // The same 20 servers with one tool each: what connecting costs apart from the tools.
+  await (await readyOnce(ctx, 1, 'RSS growth, first frame to all ready, 20 tools')).dispose();
+  await ctx.settle();
+  // A generous connect timeout: twenty node processes start at once, on a shared machine too.
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(PER_SERVER), connectTimeoutMs: 120_000 } }));
   const term = spawnApp(ctx, home);
   try {
     const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
@@ -74,7 +103,8 @@ async function appOnce(ctx: BenchContext): Promise<void> {
     for (let step = 1; step <= 20; step++) {
       const sent = performance.now();
       term.write('\x1b[B');
-      const moved = await term.waitFor((lines) => lines.some((line) => line.includes(`› `) && line.includes('├')), 2000, 'the cursor on a tool');
+      const wanted = toolAt(step);
+      const moved = await term.waitFor((lines) => lines.some((line) => line.includes('› ') && line.includes(wanted)), 2000, `the cursor on ${wanted}`);
       answers.push(Math.max(0, moved.at - sent));
       await term.quiet(30);
     }
