@@ -41,7 +41,7 @@ describe('sidebar: tool costs and switches', () => {
     expect(screen).toMatch(/read_file\s+120 │/);
     expect(screen).toMatch(/write_file\s+off\* 1\.5k │/);
     expect(screen).toMatch(/move_file\s+off 90 │/);
-    expect(screen).toContain('* switched here (:mcp reset-tools)');
+    expect(screen).toContain('* switched here (:mcp');
     expect(screen).toContain('tools 12k → search 310');
   });
 
