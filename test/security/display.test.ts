@@ -135,7 +135,9 @@ describe('hostile text from the model and from an MCP server never reaches the t
       await term.waitFor(/›▸● hostile/);
       term.write(keys.enter);
       screen = await waitForSettled(term, '├ echo');
-      expect(screen).toContain('evil\\x1b[2J<U+202E>name');
+      // The row also shows the tool's cost (README.md, "Tool budget"), so the name is cut: what
+      // is shown of it is escaped.
+      expect(screen).toContain('evil\\x1b[2J<U+');
       term.write(keys.down);
       await term.waitFor(/› {2}├ echo/);
       term.write(keys.enter);
