@@ -175,7 +175,7 @@ function serverRight(server: ServerSnapshot, budget: ToolBudgetView | undefined,
   return withTransport ? right : right.trimStart();
 }
 
-/** Fewer than this many columns left for the name: the transport label makes room. */
+/** Fewer than this many columns left for the name (or fewer than the alias needs): the transport label makes room. */
 const MIN_NAME_COLUMNS = 6;
 
 function serverColumns(server: ServerSnapshot, budget: ToolBudgetView | undefined, transport: string): string {
@@ -203,7 +203,9 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     const id = serverRowId(server.alias);
     const open = ui.expanded.includes(server.alias);
     const full = serverRight(server, budget);
-    const right = columns - textWidth(full) - 5 < MIN_NAME_COLUMNS ? serverRight(server, budget, false) : full;
+    // The alias matters more than the transport: the label goes first when the alias would be cut.
+    const room = columns - textWidth(full) - 5;
+    const right = room < MIN_NAME_COLUMNS || room < textWidth(sanitizeLabel(server.alias)) ? serverRight(server, budget, false) : full;
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
