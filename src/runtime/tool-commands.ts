@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../services/broker/types';
 import type { Message } from '../services/conversation/types';
 import type { ServerSnapshot } from '../services/mcp/index';
-import { formatTokens, type ToolOffer } from '../services/tools/budget';
+import { formatTokens } from '../services/tools/budget';
 import { findTool, SEPARATOR } from '../services/tools/names';
 import type { ToolSwitches } from '../services/tools/switches';
 import { contextWindowFor } from './context-window';
