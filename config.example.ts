@@ -20,6 +20,7 @@ const config: AishConfigInput = {
       params: { top_p: 0.95, options: { num_ctx: 8192 } },
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
       // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
+      contextWindow: 8192, // the model's context window in tokens; sizes the tool budget (mcp.toolSearch)
     },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',
@@ -69,6 +70,11 @@ const config: AishConfigInput = {
         env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
         // cwd: '/tmp',
         // instructions: false,         // keep this server's instructions out of the system prompt
+        // Which of its tools reach the model (globs on the tool's own name; disabledTools wins).
+        // The others stay listed, switched off; the sidebar and :mcp enable can switch them on.
+        // enabledTools: ['get-*', 'echo'],
+        disabledTools: ['trigger-long-running-operation'],
+        // alwaysLoad: true, // always send its tools in full, even when tool search is on
       },
     },
     // Tool calls run only after you approve them, unless a rule here allows them.
@@ -122,6 +128,14 @@ const config: AishConfigInput = {
     // A tool description longer than this reaches the model cut, ending with a note that says so
     // (the sidebar and the tool details still show all of it).
     maxDescriptionChars: 2_000,
+    // Tool budget (README, "Tool budget"): once the enabled tools' definitions cost more than
+    // toolSearchThreshold of the model's contextWindow (toolSearchFallbackTokens while the window
+    // is unknown), the model gets a built-in `tool_search` function and the tools it found instead
+    // of every definition. 'always' searches whatever the cost, 'off' always sends every tool.
+    toolSearch: 'auto',
+    toolSearchThreshold: 0.1,
+    toolSearchFallbackTokens: 4_000,
+    toolSearchResults: 5, // tools one search returns
   },
 
   // The built-in MCP server (calculator, get_time, roll_dice), alias `builtin`.

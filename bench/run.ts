@@ -4,7 +4,7 @@
 // and the micro-benchmarks. Benchmarks measure; they never pass or fail.
 //
 //   npm run bench                          everything
-//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, micro)
+//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, tool-budget, micro)
 //   npm run bench -- --runs 9 --slow-runs 5
 //   npm run bench -- --write               also put the results into BENCHMARKS.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { mcpStartScenario } from './scenarios/mcp-start';
 import { startupScenario } from './scenarios/startup';
 import { streamScenario } from './scenarios/stream';
 import { toolsScenario } from './scenarios/tools';
+import { toolBudgetScenario } from './scenarios/tool-budget';
 import { checkTargets, type TargetResult } from './targets';
 
 const { values } = parseArgs({
@@ -40,6 +41,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   stream: streamScenario,
   tools: toolsScenario,
   mcp: mcpStartScenario,
+  'tool-budget': toolBudgetScenario,
 };
 const only = values.only?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => name !== 'micro' && !(name in SCENARIOS)) ?? [];

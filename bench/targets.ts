@@ -4,6 +4,7 @@ import { mcpLabel } from './scenarios/mcp-start';
 import { INK_BASELINE, STARTUP } from './scenarios/startup';
 import { ECHO, streamLabel } from './scenarios/stream';
 import { TOOLS_TUI } from './scenarios/tools';
+import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 
 export interface TargetResult {
   target: string;
@@ -65,6 +66,25 @@ export const TARGETS: Target[] = [
     unit: 'x',
     limit: 1.1,
     measure: (r) => ratio(r, mcpLabel(5), mcpLabel(0), 'spawn to first frame', 'ms'),
+  },
+  {
+    target: '20 servers, 1,000 tools: first frame <= 1.1x no servers',
+    unit: 'x',
+    limit: 1.1,
+    measure: (r) => ratio(r, TOOL_BUDGET_APP, TOOL_BUDGET_APP, 'spawn to first frame', 'ms', 'spawn to first frame, no servers'),
+  },
+  { target: '20 servers, 1,000 tools: sidebar ↓ redrawn <= 50 ms (max)', unit: 'ms', limit: 50, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)') }) },
+  { target: '1,000 tools: tools array once cached < 1 ms', unit: 'ms', limit: 1, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'tools array once cached') }) },
+  { target: '1,000 tools: heap of the tool budget < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)') }) },
+  {
+    target: '1,000 tools on 20 servers: RSS grows < 30 MB more than with 20 tools',
+    unit: 'MB',
+    limit: 30,
+    measure: (r) => {
+      const many = m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready');
+      const few = m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready, 20 tools');
+      return { value: many - few, detail: `${format(many, 'MB')} - ${format(few, 'MB')} MB` };
+    },
   },
 ];
 

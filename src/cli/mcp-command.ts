@@ -5,6 +5,8 @@ import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/ter
 import { findTool } from '../services/tools/names';
 import { createMcpFor, toolIndexFor } from '../runtime/mcp';
 import { elicitationFromOption } from './elicitation-option';
+import { createToolBudget } from '../runtime/tool-budget';
+import { budgetSummary, toolNote } from '../runtime/tool-commands';
 import type { CliArgs } from './args';
 import { confirmOnTerminal, loginTarget, runLogin } from './mcp-login';
 
@@ -22,6 +24,8 @@ export interface McpCommandIo {
   manager?: McpManagerService;
   /** `mcp login`: asks before a browser opens (default: a y/N question on the terminal, no browser without one). */
   confirmOpen?: (url: string, host: string) => Promise<boolean>;
+  /** Whose tool switches apply (they are remembered per working directory); default process.cwd(). */
+  cwd?: string;
 }
 
 const SUBCOMMANDS = ['list', 'tools', 'tool', 'call', 'login'];
@@ -106,14 +110,32 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
       return servers.some((server) => server.state !== 'ready') ? 1 : 0;
     }
     if (sub === 'tools') {
+      // Costs and switches as the TUI started in this directory would see them.
+      const budget = createToolBudget(config, io.cwd ?? process.cwd());
+      const model = config.models[config.defaultModel];
+      const view = model ? budget.view(servers, model) : undefined;
       if (args.json) {
         const tools = servers
           .filter((server) => server.state === 'ready')
-          .flatMap((server) => server.tools.map((info) => toolJson(server.alias, info, wireOf.get(`${server.alias}\u0000${info.name}`))));
+          .flatMap((server) =>
+            server.tools.map((info) => {
+              const state = budget.switches.state(server.alias, info.name);
+              return {
+                ...toolJson(server.alias, info, wireOf.get(`${server.alias}\u0000${info.name}`)),
+                tokens: view?.tools[server.alias]?.[info.name]?.tokens ?? null,
+                enabled: state.enabled,
+                switchedBy: state.source === 'switched' ? 'user' : state.source === 'config' ? 'config' : null,
+              };
+            }),
+          );
         const failed = servers.filter((server) => server.state !== 'ready').map(serverJson);
-        io.stdout(`${terminalSafeJson({ tools, servers: servers.map(serverJson), problems: index.problems, failed: failed.map((s) => s.alias) }, 2)}\n`);
+        const costs = servers
+          .filter((server) => server.state === 'ready')
+          .map((server) => ({ server: server.alias, tokens: view?.servers[server.alias]?.tokens ?? 0, toolsOn: view?.servers[server.alias]?.on ?? 0, toolsOff: view?.servers[server.alias]?.off ?? 0 }));
+        const toolBudget = view ? { searching: view.searching, enabledTokens: view.enabledTokens, budgetTokens: view.budgetTokens, sentTokens: view.sentTokens } : null;
+        io.stdout(`${terminalSafeJson({ tools, servers: servers.map(serverJson), costs, toolBudget, problems: index.problems, failed: failed.map((s) => s.alias) }, 2)}\n`);
       } else {
-        out(describeTools(servers, config.limits));
+        out(view ? [...describeTools(servers, config.limits, (alias, tool) => toolNote(view, budget.switches, alias, tool)), ...budgetSummary(budget, servers, model, [])] : describeTools(servers, config.limits));
       }
       return servers.some((server) => server.state !== 'ready') ? 1 : 0;
     }

@@ -16,6 +16,11 @@ import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
 import { maxTokensOf } from '../services/broker/request';
 import { contextLines, describeWindow } from './context-lines';
+import type { ModelConfig } from '../services/broker/types';
+import type { ToolBudget } from './tool-budget';
+import { budgetSummary, switchTools, toolNote } from './tool-commands';
+
+export { toggleToolSwitch } from './tool-commands';
 
 export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
 
@@ -47,13 +52,16 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
     help: 'MCP servers and their tools',
     subcommands: [
       { name: 'list', usage: ':mcp list', help: 'every server: state, transport, tool count' },
-      { name: 'tools', usage: ':mcp tools [alias]', help: 'every tool as alias__tool with its description', args: ['alias'] },
+      { name: 'tools', usage: ':mcp tools [alias]', help: 'every tool as alias__tool with its cost in tokens, whether it is switched on, and its description; then each server\'s total', args: ['alias'] },
       { name: 'tool', usage: ':mcp tool <alias__tool>', help: "one tool's description and full input schema", args: ['tool'] },
       { name: 'connect', usage: ':mcp connect <url> [alias] [flags]', help: 'connect an HTTP server now (alias from the host name when omitted); flags: --sse or --http force a transport, --token-env VAR sends $VAR as Bearer token' },
       { name: 'disconnect', usage: ':mcp disconnect <alias>', help: 'disconnect a server (it stays listed; :mcp reconnect brings it back)', args: ['alias'] },
       { name: 'reconnect', usage: ':mcp reconnect <alias>', help: 'connect a server again', args: ['alias'] },
       { name: 'instructions', usage: ':mcp instructions <alias> [accept]', help: "a server's instructions and whether the model gets them; accept: send changed ones from now on", args: ['alias', ['accept']] },
       { name: 'log', usage: ':mcp log <alias>', help: "the server's last log messages (notifications/message, at mcp.servers.<alias>.logLevel and worse)", args: ['alias'] },
+      { name: 'disable', usage: ':mcp disable <alias|alias__tool>', help: 'switch a server\'s tools or one tool off for the model (the server stays connected; remembered for this directory)', args: ['tool'] },
+      { name: 'enable', usage: ':mcp enable <alias|alias__tool>', help: 'switch them on again', args: ['tool'] },
+      { name: 'reset-tools', usage: ':mcp reset-tools', help: 'forget every tool switch made in this directory (the config\'s enabledTools/disabledTools apply again)' },
     ],
   },
   {
@@ -80,6 +88,9 @@ export interface CommandHost {
   mcp: McpManagerService;
   /** The approval rules in force, for `:permissions`. */
   policy: Pick<ApprovalPolicy, 'rules'>;
+  /** Tool switches and costs; absent in front ends without them. */
+  tools?: ToolBudget;
+  modelConfig?: () => ModelConfig | undefined;
   env: NodeJS.ProcessEnv;
   /** Which servers' instructions reach the model (`:mcp instructions`). */
   instructions?: InstructionGate;
@@ -187,7 +198,12 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
       case 'tools': {
         const servers = rest[0] ? host.mcp.servers().filter((server) => server.alias === rest[0]) : host.mcp.servers();
         if (rest[0] && servers.length === 0) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
-        return out(describeTools(servers, { inputSchemaBytes: host.config.limits.inputSchemaBytes, inputSchemaDepth: host.config.limits.inputSchemaDepth }));
+        const limits = { inputSchemaBytes: host.config.limits.inputSchemaBytes, inputSchemaDepth: host.config.limits.inputSchemaDepth };
+        const model = host.modelConfig?.();
+        if (!host.tools || !model) return out(describeTools(servers, limits));
+        const tools = host.tools;
+        const view = tools.view(host.mcp.servers(), model, host.store.getState().messages);
+        return out([...describeTools(servers, limits, (alias, tool) => toolNote(view, tools.switches, alias, tool)), ...budgetSummary(tools, host.mcp.servers(), model, host.store.getState().messages, servers)]);
       }
       case 'tool': {
         if (!rest[0]) return out(['usage: :mcp tool <alias__tool>'], 'error');
@@ -231,6 +247,18 @@ async function mcpCommand(words: string[], host: CommandHost): Promise<void> {
         const server = host.mcp.servers().find((candidate) => candidate.alias === rest[0]);
         if (!server) return out([`no MCP server named ${JSON.stringify(rest[0])}`], 'error');
         return out(describeServerLog(server));
+      }
+      case 'disable':
+      case 'enable': {
+        if (!rest[0]) return out([`usage: :mcp ${sub} <alias|alias__tool>`], 'error');
+        if (!host.tools) return out(['tool switches are not available here'], 'error');
+        const line = switchTools(host.tools.switches, host.mcp.servers(), rest[0], sub === 'enable');
+        return line.startsWith('!') ? out([line.slice(1)], 'error') : out([line]);
+      }
+      case 'reset-tools': {
+        if (!host.tools) return out(['tool switches are not available here'], 'error');
+        const count = host.tools.switches.reset();
+        return out([count === 0 ? 'no tool switches made in this directory' : `forgot ${count} tool switch${count === 1 ? '' : 'es'}; the config decides again which tools the model gets`]);
       }
       default:
         return out([`unknown :mcp subcommand ${JSON.stringify(sub)}`, usage], 'error');

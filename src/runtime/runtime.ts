@@ -23,6 +23,8 @@ import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
 import { createSampler, type SamplingPrompter } from './sampling';
+import { createToolBudget, type ToolBudget } from './tool-budget';
+import type { SwitchStore } from '../services/tools/switches';
 
 // The broker client loads on first use (or earlier, when a front end preloads it), so start-up
 // reads only what the first frame draws.
@@ -56,6 +58,8 @@ export interface RuntimeOptions {
   mcp?: McpManagerService;
   definitions?: DefinitionPins;
   pins?: PinStore;
+  /** Where the runtime tool switches are kept; default `<stateDir>/tool-switches.json` for `cwd`. */
+  switches?: SwitchStore;
 }
 
 /** One message through the loop: what the front end decides (who approves, which model, the signal). */
@@ -69,6 +73,8 @@ export interface Runtime {
   readonly policy: ApprovalPolicy;
   /** Which servers' instructions reach the system prompt (instructions.ts). */
   readonly instructions: InstructionGate;
+  /** Tool switches, tool search and tool costs. */
+  readonly tools: ToolBudget;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /**
@@ -153,6 +159,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
   const secretsRedactor = () => (redact ??= createRedactor((secrets ??= collectSecrets(config, env))));
   const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
+  const tools = createToolBudget(config, cwd, { ...(options.switches ? { store: options.switches } : {}), report: (message) => options.report('warn', message), window: (model) => windows.get(model)?.tokens });
 
   return {
     config,
@@ -161,10 +168,11 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     mcp,
     policy,
     instructions,
+    tools,
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), serverInstructions: () => instructions.section(mcp.servers()), policy, config, reportedProblems, context, keepResult, cwd, env },
+        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), serverInstructions: () => instructions.section(mcp.servers()), policy, config, tools: tools.gate(input.model), reportedProblems, context, keepResult, cwd, env },
       }),
     contextWindow(modelName) {
       const model = config.models[modelName];

@@ -19,7 +19,7 @@ import type { McpManagerService } from '../services/mcp/index';
 import type { PinStore } from '../services/tools/pins';
 import type { DefinitionPins } from '../services/tools/policy';
 import type { AppStore } from '../state/store';
-import { runMetaCommand, type CommandHost } from './commands';
+import { runMetaCommand, toggleToolSwitch, type CommandHost } from './commands';
 import type { AppController } from './controller';
 import { createJobQueue } from './job-queue';
 import { bridgeMcpEvents, serverActions } from './mcp-bridge';
@@ -56,6 +56,7 @@ export interface Session extends AppController {
   disconnectServer(alias: string): void;
   connectServer(url: string, alias?: string): void;
   switchModel(name: string): void;
+  toggleTool(alias: string, tool?: string): void;
   /** Resolves once nothing is running or queued. */
   idle(): Promise<void>;
   /** Stops everything and closes the MCP servers and the session file. */
@@ -110,6 +111,16 @@ export function createSession(options: SessionOptions): Session {
     store.getState().setContextWindow(name, window);
     if (name === modelName) refreshMeter();
   });
+  // The sidebar's costs and switches follow the servers, the switches, the model and the tools the
+  // conversation found (its searches add tools to the next request).
+  const publishTools = () => {
+    const model = config.models[modelName];
+    if (model) store.getState().setToolBudget(runtime.tools.view(mcp.servers(), model, store.getState().messages));
+  };
+  const stopToolEvents = mcp.subscribe((event) => {
+    if (event.type !== 'status') publishTools();
+  });
+  const stopSwitchEvents = runtime.tools.switches.subscribe(publishTools);
   // The first frame never waits for servers: they start once the UI is up, and the broker client
   // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
@@ -156,6 +167,7 @@ export function createSession(options: SessionOptions): Session {
     },
     afterEach(job) {
       batcher.flush();
+      publishTools();
       log.flush();
       // A compaction changed what the next request carries; a turn's own count stays as the server said it.
       if (job.kind === 'compact') queueMicrotask(refreshMeter);
@@ -172,6 +184,8 @@ export function createSession(options: SessionOptions): Session {
     env: runtime.env,
     cwd: runtime.cwd,
     instructions: runtime.instructions,
+    tools: runtime.tools,
+    modelConfig: () => config.models[modelName],
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
     modelName: () => modelName,
@@ -214,6 +228,10 @@ export function createSession(options: SessionOptions): Session {
   const session: Session = {
     ...serverActions(mcp, status),
     roots: () => mcp.roots?.() ?? [],
+    toggleTool(alias, tool) {
+      const line = toggleToolSwitch(runtime.tools.switches, mcp.servers(), alias, tool);
+      if (line) status('info', line);
+    },
     submit(text: string, submitOptions?: { literal?: boolean }) {
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
@@ -251,6 +269,7 @@ export function createSession(options: SessionOptions): Session {
       if (known) store.getState().setContextWindow(name, known);
       void runtime.discoverWindow(name);
       refreshMeter();
+      publishTools();
     },
     idle: () => jobs.idle(),
     async close() {
@@ -265,6 +284,8 @@ export function createSession(options: SessionOptions): Session {
       unsubscribe();
       stopWindows();
       stopToolWatch();
+      stopToolEvents();
+      stopSwitchEvents();
       await runtime.close();
     },
   };

@@ -72,6 +72,7 @@ export const sidebarShown = (state: AppState, columns: number) =>
 export const selectEditor = (state: AppState) => state.editor;
 export const selectFrameUi = (state: AppState) => state.frameUi;
 export const selectSidebarUi = (state: AppState) => state.sidebarUi;
+export const selectToolBudget = (state: AppState) => state.toolBudget;
 export const selectCommandCount = (state: AppState) => state.commands.length;
 export const selectReasoningCollapsed = (state: AppState) => state.reasoningCollapsed;
 export const selectExpandedIds = (state: AppState) => state.expandedIds;

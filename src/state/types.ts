@@ -148,12 +148,41 @@ export interface ToolsSlice {
   sessionRules: string[];
 }
 
+/** One tool's cost and switch, as the sidebar shows it. */
+export interface ToolBudgetEntry {
+  /** Estimated tokens of its definition as sent; undefined when it is withheld (schema too big). */
+  tokens?: number;
+  enabled: boolean;
+  /** Switched by the user at run time (remembered for this directory), not by the config. */
+  switched: boolean;
+}
+
+/** What the tools cost and which reach the model (runtime/tool-budget.ts computes it). */
+export interface ToolBudgetView {
+  /** alias -> tool name -> entry. */
+  tools: Record<string, Record<string, ToolBudgetEntry>>;
+  /**
+   * alias -> tokens and count of its tools that are on (and can be sent: a withheld tool never is),
+   * how many are switched off, and whether the user switched the server as a whole.
+   */
+  servers: Record<string, { tokens: number; on: number; off: number; switched: boolean }>;
+  /** Tool search is on: the model gets `tool_search` and the tools it found. */
+  searching: boolean;
+  /** Tokens of the enabled tools' definitions, of the budget, and of what the next request sends. */
+  enabledTokens: number;
+  budgetTokens: number;
+  sentTokens: number;
+  /** Runtime switches in effect (for the "switched here" note). */
+  switchCount: number;
+}
+
 export interface McpSlice {
   servers: Record<string, ServerSnapshot>;
   /** Display order: config order, then runtime connects. */
   order: string[];
   /** Whether each server's instructions reach the model: sent, switched off in the config, or changed and held back. */
   instructionStates: Record<string, 'sent' | 'off' | 'changed'>;
+  toolBudget?: ToolBudgetView;
 }
 
 export type Focus = 'input' | 'sidebar' | 'chat';

@@ -83,6 +83,9 @@ export function testController(): TestController {
     connectServer(url, alias) {
       controller.actions.push(`connect ${url}${alias ? ` ${alias}` : ''}`);
     },
+    toggleTool(alias, tool) {
+      controller.actions.push(`toggle ${alias}${tool !== undefined ? `__${tool}` : ''}`);
+    },
   };
   return controller;
 }

@@ -140,8 +140,9 @@ describe('hostile text from the model and from an MCP server never reaches the t
       await term.waitFor(/›▸● hostile/);
       term.write(keys.enter);
       screen = await waitForSettled(term, '├ echo');
-      // Escaped, and badged: its name holds hidden characters (the row is cut to make room for the ▲).
-      expect(screen).toMatch(/└ evil\\x1b\[2J<U\+202E>n\S* ▲/);
+      // Escaped and badged (its name holds hidden characters); the row also shows the tool's cost
+      // (README.md, "Tool budget"), so the name is cut: what is shown of it is escaped.
+      expect(screen).toMatch(/└ evil\\x1b\[2J<U\+\S* ▲/);
       term.write(keys.down);
       await term.waitFor(/› {2}├ echo/);
       term.write(keys.enter);

@@ -85,7 +85,7 @@ describe('secrets never leak, even when servers echo them', () => {
     term.write(keys.ctrl('u'));
     await term.waitFor((screen) => !/│ ›\s+now fail/.test(screen));
     await ask(term, ':mcp tools');
-    await term.waitFor(/web__echo\s+Echo the text back/);
+    await term.waitFor(/web__echo\s+\d+ tok\s+on\s+Echo the text back/);
     await ask(term, ':model');
     await term.waitFor(/key from \$AISH_TEST_KEY/);
     await ask(term, ':mcp list');

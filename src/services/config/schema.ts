@@ -60,6 +60,8 @@ export const modelSchema = z.strictObject({
   maxTokens: positiveInt.optional(),
   /**
    * The context window in tokens; overrides what the server reports (services/context/window.ts).
+   * Budgets that depend on it (tool search in `auto` mode) use `mcp.toolSearchFallbackTokens`
+   * while it is unknown.
    */
   contextWindow: positiveInt.optional(),
   /**
@@ -93,6 +95,8 @@ const serverSamplingSchema = z.strictObject({
   maxTokens: positiveInt.optional(),
   perMinute: positiveInt.optional(),
 });
+/** Tool-name globs (`*` any run of characters, `?` one), matched against the tool's own name. */
+const toolGlobs = z.array(z.string().min(1)).optional();
 
 const serverCommon = {
   timeoutMs: positiveInt.optional(),
@@ -103,6 +107,12 @@ const serverCommon = {
   /** The least severe log messages the server is asked to send (if it declares logging). */
   logLevel: z.enum(LOG_LEVEL_NAMES).optional(),
   sampling: serverSamplingSchema.optional(),
+  /** Only tools matching one of these reach the model (the others are listed, switched off). */
+  enabledTools: toolGlobs,
+  /** Tools matching one of these do not reach the model; wins over enabledTools. */
+  disabledTools: toolGlobs,
+  /** Always send this server's tools in full, even when tool search is on. */
+  alwaysLoad: z.boolean().optional(),
 };
 
 export const httpServerSchema = z.strictObject({
@@ -203,6 +213,18 @@ export const configSchema = z.strictObject({
         .prefault({}),
       /** Longest tool description sent to the model; a longer one is cut, with a note saying so. */
       maxDescriptionChars: positiveInt.default(2_000),
+      /**
+       * Tool search: `auto` offers the model a `tool_search` function instead of the tools' full
+       * definitions once these pass `toolSearchThreshold` of the context window; `always` does so
+       * whatever they cost; `off` always sends every enabled tool.
+       */
+      toolSearch: z.enum(['auto', 'always', 'off']).default('auto'),
+      /** Share of the context window the tool definitions may take before `auto` searches. */
+      toolSearchThreshold: z.number().gt(0).max(1).default(0.1),
+      /** The tool budget in tokens while the model's context window is unknown. */
+      toolSearchFallbackTokens: positiveInt.default(4_000),
+      /** How many tools one search returns. */
+      toolSearchResults: z.number().int().min(1).max(20).default(5),
     })
     .prefault({}),
   builtin: z.boolean().default(true),

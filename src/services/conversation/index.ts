@@ -14,6 +14,8 @@ import type { AppConfig } from '../config/load';
 import type { McpService, ServerSnapshot } from '../mcp/index';
 import { withInstructions } from '../mcp/index';
 import type { ToolIndex } from '../tools/names';
+import { TOOL_SEARCH_NAME, type ToolOffer } from '../tools/budget';
+import type { SwitchState } from '../tools/switches';
 import type { ApprovalPolicy } from '../tools/policy';
 import { checkCommand } from '../shell/danger';
 import { extractCommands } from '../shell/extract';
@@ -24,6 +26,7 @@ import type { ContextOverflow } from '../context/overflow';
 import { ContextError } from './context';
 import { execCommand, type ExecSettings } from './exec';
 import { DEPTH_LIMIT_STATUS, needsUser, runToolCall, unlessAborted } from './tool-call';
+import { runToolSearch } from './tool-search-call';
 import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent, Message, ProposedCommand } from './types';
 
 export type { ConversationEvent, Message } from './types';
@@ -37,10 +40,28 @@ export { execCommand } from './exec';
 /** The parts of the config the loop reads. */
 export type ConversationConfig = Pick<AppConfig, 'systemPrompt' | 'context' | 'mcp' | 'shell' | 'broker'>;
 
+/**
+ * Which tools reach the model (runtime/tool-budget.ts): the user's switches and the tool budget.
+ * Without it every indexed tool is sent and there is no tool search.
+ */
+export interface ToolGate {
+  /** The request's tools for this history (cached: the same inputs give the same array). */
+  offer(index: ToolIndex, history: readonly Message[]): ToolOffer;
+  state(alias: string, tool: string): SwitchState;
+  /** How many tools one search returns. */
+  searchResults: number;
+}
+
+/** What the model hears when it calls a tool the user or the config switched off. */
+export function switchedOffReason(name: string, state: SwitchState): string {
+  return state.source === 'switched' ? `${name} is switched off by the user` : `${name} is switched off in the config (mcp.servers enabledTools/disabledTools)`;
+}
+
 export interface ConversationDeps {
   streamChat: StreamChat;
   mcp: Pick<McpService, 'servers' | 'callTool' | 'argumentProblem'>;
   buildToolIndex: (servers: readonly ServerSnapshot[]) => ToolIndex;
+  tools?: ToolGate;
   policy: ApprovalPolicy;
   config: ConversationConfig;
   /** Replaceable for tests; defaults to the real shell runner. */
@@ -132,6 +153,9 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
       deps.reportedProblems?.add(problem);
       yield { type: 'status', level: 'warn', message: problem };
     }
+    // What the model is offered: every enabled tool, or tool_search plus the tools it found (README.md, "Tool budget").
+    const offer: ToolOffer | undefined = deps.tools?.offer(index, history);
+    const offered: ToolIndex = offer && offer.specs !== index.specs ? { ...index, specs: offer.specs } : index;
     const timeouts = { firstByteMs: config.broker.firstByteTimeoutMs, idleMs: config.broker.idleTimeoutMs };
     let answer: AnswerResult | undefined;
     // A request the server refuses for length is compacted and sent once more (README.md, "Context").
@@ -142,7 +166,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           history,
           append,
           model: input.model,
-          index,
+          index: offered,
           context: deps.context,
           options: { systemPrompt: withInstructions(config.systemPrompt, deps.serverInstructions?.() ?? ''), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars },
           budget: { autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns },
@@ -162,7 +186,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
         {
           model: input.model,
           messages: fitted.messages,
-          ...(index.specs.length > 0 ? { tools: index.specs } : {}),
+          ...(offered.specs.length > 0 ? { tools: offered.specs } : {}),
           signal,
           timeouts,
           maxRetries: config.broker.maxRetries,
@@ -206,11 +230,21 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     const limit = config.mcp.maxToolCallsPerAnswer;
     const failed = unfinishedBecause(answer.finishReason);
     if (failed) yield { type: 'status', level: 'warn', message: `${failed}: ${calls.length === 1 ? 'its tool call was' : `its ${calls.length} tool calls were`} not run` };
-    const asking = calls.map((call) => !depthReached && !failed && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp));
+    const switchedOff = (name: string): string | undefined => {
+      const entry = index.byWireName.get(name);
+      const state = entry && deps.tools?.state(entry.alias, entry.tool);
+      return state && !state.enabled ? switchedOffReason(`${entry!.alias}__${entry!.tool}`, state) : undefined;
+    };
+    const isSearch = (name: string) => name === TOOL_SEARCH_NAME && offer !== undefined;
+    const asking = calls.map((call) => !depthReached && !failed && !isSearch(call.name) && !switchedOff(call.name) && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp));
     const count = asking.filter(Boolean).length;
     let asked = 0;
     for (const [position, call] of calls.entries()) {
-      const notRunBecause = failed ?? (depthReached ? DEPTH_LIMIT_STATUS : position >= limit ? `too many tool calls in one answer (limit ${limit})` : undefined);
+      const notRunBecause = failed ?? (depthReached ? DEPTH_LIMIT_STATUS : position >= limit ? `too many tool calls in one answer (limit ${limit})` : switchedOff(call.name));
+      if (!notRunBecause && !signal.aborted && isSearch(call.name)) {
+        yield append(yield* runToolSearch(call, { searchable: offer!.searchable, limit: deps.tools!.searchResults, now: nowIso, newId: randomUUID }));
+        continue;
+      }
       const message = yield* runToolCall(call, index.byWireName.get(call.name), {
         signal,
         mcp: deps.mcp,

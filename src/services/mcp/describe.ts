@@ -59,14 +59,16 @@ const NAME_COLUMN_MAX = 48;
  * the column. Names and descriptions are made one-line labels here, so a name with a newline in
  * it cannot pose as a row of its own and the column is measured on what will be shown.
  */
-export function describeTools(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): string[] {
+export function describeTools(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS, annotate?: (alias: string, tool: string) => string): string[] {
   const ready = servers.filter((server) => server.state === 'ready');
   const rows: Array<[string, string]> = [];
   for (const server of ready) {
     for (const tool of server.tools) {
       const problem = schemaProblem(tool.inputSchema, limits) ?? taskSupportProblem(tool);
       const description = problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title);
-      rows.push([sanitizeLabel(displayName(server.alias, tool.name)), sanitizeLabel(description)]);
+      // The annotation (cost, switch) is ours, in front of the server's text.
+      const note = annotate ? `${annotate(server.alias, tool.name)}  ` : '';
+      rows.push([sanitizeLabel(displayName(server.alias, tool.name)), `${note}${sanitizeLabel(description)}`]);
     }
   }
   const notReady = servers.filter((server) => server.state !== 'ready').map((server) => `${server.alias} (${server.state})`);

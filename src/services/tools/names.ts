@@ -3,6 +3,7 @@ import type { ToolSpec } from '../broker/types';
 import { taskSupportProblem, type McpToolInfo, type ServerSnapshot } from '../mcp/index';
 import { stripHidden, stripHiddenDeep } from '../terminal/hidden-text';
 import { sanitizeName } from '../terminal/look-alike';
+import { estimateTokens } from '../context/estimate';
 
 // Tools reach the model as `<alias>__<tool>` (docs/ARCHITECTURE.md, Conversation rules). The wire name must satisfy the strictest
 // provider (^[a-zA-Z0-9_-]{1,64}$), so a name may be cleaned or shortened; the way back from a
@@ -30,11 +31,21 @@ export interface IndexedTool {
   /** The tool's name exactly as its server knows it. */
   tool: string;
   info: McpToolInfo;
+  /** The definition exactly as it goes into the request's `tools` array. */
+  spec: ToolSpec;
+  /** Estimated tokens of that definition (its JSON as sent), see context/estimate.ts. */
+  tokens: number;
 }
 
 export interface ToolIndex {
-  /** Tool definitions for the broker request, in server order then tool order. */
+  /**
+   * Tool definitions for the broker request, ordered by alias, then by tool name (code-unit order,
+   * not locale): the same servers and lists always give the same array, so a server's prompt cache
+   * keeps the prefix, and one server's change never reorders another's tools.
+   */
   specs: ToolSpec[];
+  /** The indexed tools in the order of `specs`. */
+  tools: IndexedTool[];
   /** Wire name -> the server and tool to dispatch to. */
   byWireName: Map<string, IndexedTool>;
   /** One line per tool that was renamed or withheld, for the user (raw text: sanitize at display). */
@@ -104,6 +115,35 @@ function parametersFor(info: McpToolInfo): Record<string, unknown> {
   return schema;
 }
 
+/** Code-unit order: the same on every machine and locale (localeCompare is not). */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One server's share of the index. */
+interface ServerPart {
+  tools: IndexedTool[];
+  problems: string[];
+}
+
+/**
+ * Each server's part, kept per tool list (snapshots are immutable: the same array means the same
+ * tools) and schema limits. A list change on one server rebuilds that server's part only; the
+ * others keep their very spec objects.
+ */
+const partCache = new WeakMap<readonly McpToolInfo[], Map<string, ServerPart>>();
+
+function serverPart(server: ServerSnapshot, limits: SchemaLimits): ServerPart {
+  const key = `${server.alias}\u0000${limits.inputSchemaBytes}\u0000${limits.inputSchemaDepth}\u0000${limits.descriptionChars}`;
+  let byKey = partCache.get(server.tools);
+  const cached = byKey?.get(key);
+  if (cached) return cached;
+  const part = indexServer(server, limits);
+  if (!byKey) partCache.set(server.tools, (byKey = new Map()));
+  byKey.set(key, part);
+  return part;
+}
+
 /**
  * The description the model reads: hidden characters taken out, and cut at `maxChars` with a
  * note saying so (a server's description is instructions to the model, and it takes context).
@@ -118,47 +158,43 @@ export function descriptionForModel(info: McpToolInfo, maxChars = DEFAULT_DESCRI
 
 /**
  * The last index built, with what it was built from. The loop asks for an index before every
- * request, and between two requests the servers' tool lists rarely change: snapshots are
- * immutable, so the same tool arrays (and limits) give the same index without serializing every
- * schema again.
+ * request, and between two requests the servers' tool lists rarely change: the same parts give
+ * the same index (and the same `specs` array) without assembling it again.
  */
-let lastBuilt: { servers: Array<[string, ServerSnapshot['state'], readonly McpToolInfo[]]>; limits: SchemaLimits; index: ToolIndex } | undefined;
-
-function sameInput(servers: readonly ServerSnapshot[], limits: SchemaLimits): boolean {
-  if (!lastBuilt || lastBuilt.servers.length !== servers.length) return false;
-  if (lastBuilt.limits.inputSchemaBytes !== limits.inputSchemaBytes || lastBuilt.limits.inputSchemaDepth !== limits.inputSchemaDepth) return false;
-  if (lastBuilt.limits.descriptionChars !== limits.descriptionChars) return false;
-  return servers.every((server, position) => {
-    const [alias, state, tools] = lastBuilt!.servers[position]!;
-    return server.alias === alias && server.state === state && server.tools === tools;
-  });
-}
+let lastBuilt: { parts: ServerPart[]; index: ToolIndex } | undefined;
 
 /** Builds the tool list for the model from every ready server and the wire-name map to dispatch by. */
 export function buildToolIndex(servers: readonly ServerSnapshot[], limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): ToolIndex {
-  if (sameInput(servers, limits)) return lastBuilt!.index;
-  const index = indexTools(servers, limits);
-  lastBuilt = { servers: servers.map((server) => [server.alias, server.state, server.tools]), limits: { ...limits }, index };
+  const ready = servers.filter((server) => server.state === 'ready').sort((a, b) => byCodeUnits(a.alias, b.alias));
+  const parts = ready.map((server) => serverPart(server, limits));
+  if (lastBuilt && lastBuilt.parts.length === parts.length && lastBuilt.parts.every((part, position) => part === parts[position])) return lastBuilt.index;
+  const tools = parts.flatMap((part) => part.tools);
+  const index: ToolIndex = {
+    specs: tools.map((tool) => tool.spec),
+    tools,
+    byWireName: new Map(tools.map((tool) => [tool.wireName, tool])),
+    problems: parts.flatMap((part) => part.problems),
+  };
+  lastBuilt = { parts, index };
   return index;
 }
 
-function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): ToolIndex {
+function indexServer(server: ServerSnapshot, limits: SchemaLimits): ServerPart {
   const problems: string[] = [];
   const candidates: Array<{ alias: string; info: McpToolInfo; wire: string; collided?: boolean }> = [];
-  for (const server of servers) {
-    if (server.state !== 'ready') continue;
-    for (const info of server.tools) {
-      const full = sanitizeName(displayName(server.alias, info.name));
-      const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
-      if (problem) {
-        problems.push(`${full} withheld from the model: ${problem}`);
-        continue;
-      }
-      candidates.push({ alias: server.alias, info, wire: wireName(server.alias, info.name) });
+  const sorted = [...server.tools].sort((a, b) => byCodeUnits(a.name, b.name));
+  for (const info of sorted) {
+    const full = sanitizeName(displayName(server.alias, info.name));
+    const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
+    if (problem) {
+      problems.push(`${full} withheld from the model: ${problem}`);
+      continue;
     }
+    candidates.push({ alias: server.alias, info, wire: wireName(server.alias, info.name) });
   }
 
-  // Two different tools may clean up to the same wire name (e.g. `a.b` and `a_b`): both get a hashed name.
+  // Two different tools may clean up to the same wire name (e.g. `a.b` and `a_b`): both get a
+  // hashed name. Wire names start with the alias, so only tools of one server can collide.
   const counts = new Map<string, number>();
   for (const candidate of candidates) counts.set(candidate.wire, (counts.get(candidate.wire) ?? 0) + 1);
   for (const candidate of candidates) {
@@ -170,29 +206,30 @@ function indexTools(servers: readonly ServerSnapshot[], limits: SchemaLimits): T
     }
   }
 
-  const specs: ToolSpec[] = [];
-  const byWireName = new Map<string, IndexedTool>();
+  const tools: IndexedTool[] = [];
+  const seen = new Set<string>();
   for (const candidate of candidates) {
     const full = sanitizeName(displayName(candidate.alias, candidate.info.name));
-    if (byWireName.has(candidate.wire) || !WIRE_NAME_PATTERN.test(candidate.wire)) {
+    if (seen.has(candidate.wire) || !WIRE_NAME_PATTERN.test(candidate.wire)) {
       problems.push(`${full} withheld from the model: no unique wire name (${candidate.wire})`);
       continue;
     }
+    seen.add(candidate.wire);
     if (candidate.wire !== displayName(candidate.alias, candidate.info.name) && !candidate.collided) {
       problems.push(`${full} is sent to the model as ${candidate.wire}`);
     }
-    byWireName.set(candidate.wire, { wireName: candidate.wire, alias: candidate.alias, tool: candidate.info.name, info: candidate.info });
     const description = descriptionForModel(candidate.info, limits.descriptionChars);
-    specs.push({
+    const spec: ToolSpec = {
       type: 'function',
       function: {
         name: candidate.wire,
         ...(description ? { description } : {}),
         parameters: parametersFor(candidate.info),
       },
-    });
+    };
+    tools.push({ wireName: candidate.wire, alias: candidate.alias, tool: candidate.info.name, info: candidate.info, spec, tokens: estimateTokens(JSON.stringify(spec)) });
   }
-  return { specs, byWireName, problems };
+  return { tools, problems };
 }
 
 /**

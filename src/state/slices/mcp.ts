@@ -1,11 +1,12 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { McpEvent } from '../../services/mcp/index';
-import type { McpSlice } from '../types';
+import type { McpSlice, ToolBudgetView } from '../types';
 import type { AppState } from '../store';
 
 export interface McpActions {
   applyMcpEvent: (event: McpEvent) => void;
   setInstructionState: (alias: string, state: 'sent' | 'off' | 'changed' | undefined) => void;
+  setToolBudget: (view: ToolBudgetView) => void;
 }
 
 export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpActions> = (set) => ({
@@ -17,6 +18,7 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
       const { [alias]: _old, ...rest } = current.instructionStates;
       return { instructionStates: state ? { ...rest, [alias]: state } : rest };
     }),
+  setToolBudget: (toolBudget) => set({ toolBudget }),
   applyMcpEvent: (event) =>
     set((state) => {
       switch (event.type) {

@@ -5,7 +5,7 @@ import { effectiveSelection, serverRowId, Sidebar, sidebarRows } from '../panels
 import type { Theme } from '../../terminal/theme';
 import { serverDetailLines, ToolDetails, toolDetailLines, toolDetailRows } from '../panels/ToolDetails';
 import { aliasProblem } from '../../runtime/aliases';
-import { selectFocus, selectServerList, selectSidebarUi } from '../../state/selectors';
+import { selectFocus, selectServerList, selectSidebarUi, selectToolBudget } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import type { SidebarUi } from '../../state/types';
@@ -102,6 +102,13 @@ export const SIDEBAR_ACTIONS = {
     controller.submit(':permissions');
     return true;
   },
+  'sidebar.toggleTool': ({ store, controller }) => {
+    const { row } = sidebarView(store);
+    if (!row) return true;
+    if (!controller.toggleTool) flashHint(store, 'switching tools is not available');
+    else controller.toggleTool(row.alias, row.kind === 'tool' ? row.tool : undefined);
+    return true;
+  },
   'sidebar.reconnect': ({ store, controller }) => actOnServer(store, controller, 'reconnect'),
   'sidebar.disconnect': ({ store, controller }) => actOnServer(store, controller, 'disconnect'),
   'sidebar.openSignIn': ({ store, controller }) => {
@@ -116,7 +123,7 @@ export const SIDEBAR_ACTIONS = {
 } satisfies ActionHandlers<KeyAction, [SidebarArgs]>;
 
 /** The sidebar's letters act only when typed on their own (a paste or a typed-ahead run never does). */
-const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect', 'sidebar.openSignIn', 'sidebar.permissions']);
+const SIDEBAR_LETTERS: ReadonlySet<KeyAction> = new Set(['sidebar.connect', 'sidebar.info', 'sidebar.reconnect', 'sidebar.disconnect', 'sidebar.openSignIn', 'sidebar.permissions', 'sidebar.toggleTool']);
 
 export function handleSidebarKey(store: AppStore, controller: AppController, key: KeyEvent): boolean {
   if (store.getState().focus !== 'sidebar') return false;
@@ -246,8 +253,9 @@ export const SidebarContainer = memo(function SidebarContainer({ width, height, 
   const servers = useAppState(selectServerList);
   const focus = useAppState(selectFocus);
   const ui = useAppState(selectSidebarUi);
+  const budget = useAppState(selectToolBudget);
   useKeys((key) => handleSidebarKey(store, controller, key), KeyPriority.panel);
-  return <Sidebar servers={servers} width={width} height={height} focused={focus === 'sidebar'} theme={theme} ui={ui} />;
+  return <Sidebar servers={servers} width={width} height={height} focused={focus === 'sidebar'} theme={theme} ui={ui} {...(budget ? { budget } : {})} />;
 });
 
 /** A tool's details in place of the transcript, while the sidebar has the focus. */

@@ -104,6 +104,7 @@ export const KEYMAP = [
   { where: 'sidebar', keys: 'd', does: 'disconnect the selected server', short: 'd disconnect', bind: { d: 'sidebar.disconnect' } },
   { where: 'sidebar', keys: 'c', does: 'connect a server by URL (and an optional alias)', short: 'c connect', bind: { c: 'sidebar.connect' } },
   { where: 'sidebar', keys: 'p', does: 'show every approval rule in force and the tools it matches (:permissions)', short: 'p rules', bind: { p: 'sidebar.permissions' } },
+  { where: 'sidebar', keys: 'Space / t', does: 'switch the selected tool, or every tool of the selected server, off or on for the model (the server stays connected; remembered for this directory)', short: 'Space on/off', bind: { ' ': 'sidebar.toggleTool', t: 'sidebar.toggleTool' } },
   { where: 'sidebar', keys: 'Esc', does: 'back to the input', bind: { escape: 'focus.input' } },
   { where: 'sidebar', keys: 'other letters', does: 'typed text goes to the input, and the focus moves there', bind: { other: 'focus.typeIntoInput' } },
 

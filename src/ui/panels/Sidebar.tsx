@@ -3,7 +3,7 @@ import { memo } from 'react';
 import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import { toolBadge } from './toolBadges';
-import type { SidebarUi } from '../../state/types';
+import type { SidebarUi, ToolBudgetView } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
@@ -16,7 +16,19 @@ export interface SidebarProps {
   focused: boolean;
   theme: Theme;
   ui?: SidebarUi;
+  /** Each tool's cost and switch (absent until the session computed it). */
+  budget?: ToolBudgetView;
 }
+
+/** `312`, `4.1k`, `12k`: token counts for a narrow column (README.md, "Tool budget"). */
+export function tokenLabel(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+/** Marks a switch the user made here (remembered for this directory) apart from the config's. */
+const SWITCHED_MARK = '*';
 
 export const GLYPH: Record<ServerState, string> = {
   ready: '●',
@@ -158,12 +170,44 @@ function cursorRow(line: Line, selected: boolean, focused: boolean, columns: num
   return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean): DrawnRow[] {
+/** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off (or withheld), `stdio off* 13` when the user switched all of it off. */
+function serverRight(server: ServerSnapshot, budget: ToolBudgetView | undefined, withTransport = true): string {
+  const transport = withTransport ? transportLabel(server) : '';
+  const right = serverColumns(server, budget, transport);
+  return withTransport ? right : right.trimStart();
+}
+
+/** Fewer than this many columns left for the name (or fewer than the alias needs): the transport label makes room. */
+const MIN_NAME_COLUMNS = 6;
+
+function serverColumns(server: ServerSnapshot, budget: ToolBudgetView | undefined, transport: string): string {
+  if (server.state !== 'ready') return `${transport} ${server.state === 'connecting' ? '…' : '-'}`;
+  const cost = budget?.servers[server.alias];
+  if (!cost) return `${transport} ${server.tools.length}`;
+  const count = server.tools.length;
+  const on = cost.on;
+  if (count > 0 && on === 0) return `${transport} off${cost.switched ? SWITCHED_MARK : ''} ${count}`;
+  return `${transport} ${on === count ? count : `${on}/${count}`} ${tokenLabel(cost.tokens)}${cost.switched ? SWITCHED_MARK : ''}`;
+}
+
+/** A tool's right column: its cost, `off` (config) or `off*` (switched here), `*` when switched back on here. */
+function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefined): { text: string; tone: Tone; off: boolean } {
+  const entry = budget?.tools[alias]?.[tool];
+  if (!entry) return { text: '', tone: 'muted', off: false };
+  const cost = entry.tokens === undefined ? '-' : tokenLabel(entry.tokens);
+  if (!entry.enabled) return { text: `off${entry.switched ? SWITCHED_MARK : ''} ${cost}`, tone: entry.switched ? 'warn' : 'muted', off: true };
+  return { text: `${cost}${entry.switched ? SWITCHED_MARK : ''}`, tone: 'muted', off: false };
+}
+
+function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView): DrawnRow[] {
   const drawn: DrawnRow[] = [];
   for (const server of servers) {
     const id = serverRowId(server.alias);
     const open = ui.expanded.includes(server.alias);
-    const right = `${transportLabel(server)} ${server.state === 'ready' ? server.tools.length : server.state === 'connecting' ? '…' : '-'}`;
+    const full = serverRight(server, budget);
+    // The alias matters more than the transport: the label goes first when the alias would be cut.
+    const room = columns - textWidth(full) - 5;
+    const right = room < MIN_NAME_COLUMNS || room < textWidth(sanitizeLabel(server.alias)) ? serverRight(server, budget, false) : full;
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
@@ -184,11 +228,17 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
       const toolId = toolRowId(server.alias, tool.name);
       const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
       const badge = toolBadge(tool);
+      const cost = toolRight(server.alias, tool.name, budget);
+      // The badge (look-alike or hidden characters) and the cost column take their room first.
+      const badgeRoom = badge.text ? textWidth(badge.text) + 1 : 0;
+      const nameRoom = Math.max(1, columns - 5 - badgeRoom - (cost.text ? textWidth(cost.text) + 1 : 0));
+      const shownName = truncate(badge.name, nameRoom);
       const toolLine: Line = [
         { text: `  ${branch}`, tone: 'muted' },
-        { text: truncate(badge.name, columns - 5 - (badge.text ? textWidth(badge.text) + 1 : 0)) },
+        cost.off ? { text: shownName, tone: 'muted' } : { text: shownName },
         ...(badge.text ? [{ text: ` ${badge.text}`, tone: 'warn' as const }] : []),
       ];
+      if (cost.text) toolLine.push({ text: ' '.repeat(Math.max(1, columns - 5 - textWidth(shownName) - badgeRoom - textWidth(cost.text))) }, { text: cost.text, tone: cost.tone });
       drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
     });
     if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
@@ -213,15 +263,26 @@ function windowAround(drawn: DrawnRow[], selected: string | undefined, rows: num
   return [drawn[top.header]!, ...drawn.slice(first + 1, first + rows)];
 }
 
+/**
+ * What the model gets (`tools 44k → search 201`: tool search sends 201 tokens in place of 44k;
+ * `tools 3.1k sent`), and, when the user switched tools here, what the `*` means.
+ */
+function budgetFooter(budget: ToolBudgetView): string[] {
+  const sent = budget.searching ? `tools ${tokenLabel(budget.enabledTokens)} → search ${tokenLabel(budget.sentTokens)}` : `tools ${tokenLabel(budget.sentTokens)} sent`;
+  return budget.switchCount > 0 ? [`${SWITCHED_MARK} switched here (:mcp reset-tools)`, sent] : [sent];
+}
+
 /** Every MCP server with its status; browsing expands a server's tools. */
-export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] } }: SidebarProps) {
+export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
   const rows = sidebarRows(servers, ui.expanded);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawRows(servers, ui, selectedId, columns, focused);
-  const listRows = Math.max(1, height - 3);
+  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget);
+  // The last row says what the model gets, and that switches made here are remembered.
+  const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
+  const listRows = Math.max(1, height - 3 - footer.length);
   const shown = windowAround(drawn, selectedId, listRows);
   return (
     <Box
@@ -241,6 +302,15 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
       {shown.map((row, index) => (
         <LineText key={index} line={padLine(row.line, columns)} theme={theme} />
       ))}
+      {footer.length > 0 ? (
+        <Box flexGrow={1} flexDirection="column" justifyContent="flex-end">
+          {footer.map((line) => (
+            <Text key={line} color={theme.muted} wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
     </Box>
   );
 });

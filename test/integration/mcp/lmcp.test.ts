@@ -31,10 +31,11 @@ describe('an lmcp-style server', () => {
     expect(lmcp.requests.every((request) => request.sessionHeader === undefined)).toBe(true);
     const rpc = lmcp.requests.filter((request) => request.httpMethod === 'POST').map((request) => request.rpcMethod);
     expect(rpc).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+    // Ordered by name (README.md, "Tool budget": a stable prefix), not in the server's order.
     expect(buildToolIndex(test.manager.servers()).specs.map((spec) => spec.function.name)).toEqual([
       'boltzmann__echo',
-      'boltzmann__read_file',
       'boltzmann__list_dir',
+      'boltzmann__read_file',
     ]);
   });
 

@@ -83,8 +83,8 @@ describe('buildToolIndex', () => {
     const index = buildToolIndex([server('s', [tool('deep', deep), tool('big', big), tool('fine')])]);
     expect(index.specs.map((spec) => spec.function.name)).toEqual(['s__fine']);
     expect(index.problems).toEqual([
-      expect.stringMatching(/^s__deep withheld from the model: its input schema is nested deeper than 32 levels$/),
       expect.stringMatching(/^s__big withheld from the model: its input schema is \d+ KB \(limit 64 KB\)$/),
+      expect.stringMatching(/^s__deep withheld from the model: its input schema is nested deeper than 32 levels$/),
     ]);
     expect(schemaProblem(deep, { inputSchemaBytes: 1 << 20, inputSchemaDepth: 200 })).toBeUndefined();
   });

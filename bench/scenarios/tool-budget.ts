@@ -1,0 +1,170 @@
+/**
+ * Tool budget at scale (README.md, "Tool budget"): 20 stdio servers of 50 generated tools each
+ * (test/helpers/many-tools-server.mjs), 1,000 tools in all.
+ *
+ * - In the app: spawn to first frame (compare "MCP start: no servers"), all 20 ready, RSS growth
+ *   from the first frame to all ready (the MCP client and 1,000 tools), and how fast the sidebar
+ *   answers ↓ on a server with 50 tools (key written -> the cursor row redrawn).
+ * - In process: building a request's tools array once cached (the index and the offer, with tool
+ *   search on), the first build, one search, and the heap that index, offer and search index take.
+ */
+import path from 'node:path';
+import { loadConfig } from '../../src/services/config/load';
+import type { McpToolInfo, ServerSnapshot } from '../../src/services/mcp/index';
+import { buildToolIndex } from '../../src/services/tools/names';
+import { searchTools } from '../../src/services/tools/search';
+import { memorySwitchStore } from '../../src/services/tools/switches';
+import { createToolBudget } from '../../src/runtime/tool-budget';
+import { manyTools } from '../../test/helpers/many-tools.mjs';
+import { brokerConfig, scratchHome } from '../fixtures';
+import { inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext } from '../lib/app';
+import { median } from '../lib/results';
+import { sleep } from '../lib/terminal';
+
+export const SERVERS = 20;
+export const PER_SERVER = 50;
+export const TOOL_BUDGET_APP = `tool budget: ${SERVERS} servers, ${SERVERS * PER_SERVER} tools (TUI)`;
+export const TOOL_BUDGET_CORE = `tool budget: ${SERVERS * PER_SERVER} tools (in process)`;
+
+const alias = (index: number) => `srv${String(index).padStart(2, '0')}`;
+
+function servers(perServer: number): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (let index = 0; index < SERVERS; index++) {
+    result[alias(index)] = { command: process.execPath, args: [path.join(ROOT, 'test', 'helpers', 'many-tools-server.mjs'), '--count', String(perServer), '--offset', String(index * PER_SERVER)] };
+  }
+  return result;
+}
+
+/** The first characters of the tool the cursor is on after `step` presses of ↓ (the sidebar cuts long names). */
+const toolAt = (step: number) => manyTools(PER_SERVER, 0)[step - 1]!.name.slice(0, 10);
+
+async function baselineOnce(ctx: BenchContext): Promise<void> {
+  await ctx.settle();
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: {} } }));
+  const term = spawnApp(ctx, home);
+  try {
+    const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
+    ctx.results.add(TOOL_BUDGET_APP, 'spawn to first frame, no servers', 'ms', first.at - term.startedAt);
+  } finally {
+    await term.close(keys.ctrlD);
+    home.dispose();
+  }
+}
+
+/** RSS growth from the first frame to all servers ready, with `perServer` tools on each of the 20 servers. */
+async function readyOnce(ctx: BenchContext, perServer: number, label: string): Promise<{ term: ReturnType<typeof spawnApp>; first: Awaited<ReturnType<ReturnType<typeof spawnApp>['waitFor']>>; dispose: () => Promise<void> }> {
+  await ctx.settle();
+  // A generous connect timeout: twenty node processes start at once, on a shared machine too.
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(perServer), connectTimeoutMs: 120_000 } }));
+  const term = spawnApp(ctx, home);
+  const dispose = async () => {
+    await term.close(keys.ctrlD);
+    home.dispose();
+  };
+  try {
+    const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
+    await term.waitFor(screenHas(`mcp ${SERVERS}/${SERVERS}`), 150_000, `${SERVERS} servers ready`);
+    await term.waitFor(screenHas('tools '), 10_000, 'the tool costs');
+    await term.quiet(300);
+    const settled = term.sample();
+    if (first.sample && settled) ctx.results.add(TOOL_BUDGET_APP, label, 'MB', (settled.rssBytes - first.sample.rssBytes) / MB);
+    return { term, first, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+async function appOnce(ctx: BenchContext): Promise<void> {
+  await baselineOnce(ctx);
+  // The same 20 servers with one tool each: what connecting costs apart from the tools.
+  await (await readyOnce(ctx, 1, 'RSS growth, first frame to all ready, 20 tools')).dispose();
+  await ctx.settle();
+  // A generous connect timeout: twenty node processes start at once, on a shared machine too.
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(PER_SERVER), connectTimeoutMs: 120_000 } }));
+  const term = spawnApp(ctx, home);
+  try {
+    const first = await term.waitFor(inputBoxVisible, 10_000, 'the input box');
+    ctx.results.add(TOOL_BUDGET_APP, 'spawn to first frame', 'ms', first.at - term.startedAt);
+    const ready = await term.waitFor(screenHas(`mcp ${SERVERS}/${SERVERS}`), 150_000, `${SERVERS} servers ready`);
+    ctx.results.add(TOOL_BUDGET_APP, 'spawn to all servers ready', 'ms', ready.at - term.startedAt);
+    // The sidebar has drawn the costs once the footer says what is sent.
+    const costed = await term.waitFor(screenHas('tools '), 10_000, 'the tool costs');
+    await term.quiet(300);
+    const settled = term.sample();
+    if (first.sample && settled) ctx.results.add(TOOL_BUDGET_APP, 'RSS growth, first frame to all ready', 'MB', (settled.rssBytes - first.sample.rssBytes) / MB);
+    void costed;
+    term.write('\t'); // focus the sidebar
+    await term.quiet(200);
+    term.write(keys.enter); // expand the first server's 50 tools
+    await term.quiet(200);
+    const answers: number[] = [];
+    for (let step = 1; step <= 20; step++) {
+      const sent = performance.now();
+      term.write('\x1b[B');
+      const wanted = toolAt(step);
+      const moved = await term.waitFor((lines) => lines.some((line) => line.includes('› ') && line.includes(wanted)), 2000, `the cursor on ${wanted}`);
+      answers.push(Math.max(0, moved.at - sent));
+      await term.quiet(30);
+    }
+    ctx.results.add(TOOL_BUDGET_APP, 'sidebar ↓ to redraw (median)', 'ms', median(answers));
+    ctx.results.add(TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)', 'ms', Math.max(...answers));
+  } finally {
+    await term.close(keys.ctrlD);
+    home.dispose();
+  }
+}
+
+function snapshots(): ServerSnapshot[] {
+  return Array.from({ length: SERVERS }, (_, index) => ({
+    alias: alias(index),
+    target: 'bench',
+    state: 'ready' as const,
+    tools: manyTools(PER_SERVER, index * PER_SERVER) as McpToolInfo[],
+    stderr: [],
+  }));
+}
+
+async function coreOnce(ctx: BenchContext): Promise<void> {
+  const config = await loadConfig({ env: { HOME: '/nonexistent-bench-home' }, cwd: '/' });
+  const model = { ...config.models[config.defaultModel]!, contextWindow: 8192 };
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const live = snapshots();
+  const budget = createToolBudget(config, '/', { store: memorySwitchStore() });
+  let started = performance.now();
+  let index = buildToolIndex(live);
+  let offer = budget.offer(index, [], model);
+  ctx.results.add(TOOL_BUDGET_CORE, 'first build of index and tools array', 'ms', performance.now() - started);
+  const rounds = 1000;
+  started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    index = buildToolIndex(live);
+    offer = budget.offer(index, [], model);
+  }
+  ctx.results.add(TOOL_BUDGET_CORE, 'tools array once cached', 'ms', (performance.now() - started) / rounds);
+  started = performance.now();
+  await searchTools(offer.searchable, 'open a new support ticket', 5);
+  ctx.results.add(TOOL_BUDGET_CORE, 'first search (loads the library, builds its index)', 'ms', performance.now() - started);
+  started = performance.now();
+  await searchTools(offer.searchable, 'list all invoices of the billing system', 5);
+  ctx.results.add(TOOL_BUDGET_CORE, 'one search', 'ms', performance.now() - started);
+  budget.view(live, model);
+  global.gc?.();
+  ctx.results.add(TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)', 'MB', (process.memoryUsage().heapUsed - heapBefore) / MB);
+  ctx.results.add(TOOL_BUDGET_CORE, 'tokens of all definitions', 'count', offer.enabledTokens);
+  ctx.results.add(TOOL_BUDGET_CORE, 'tokens sent with tool search', 'count', offer.sentTokens);
+  await sleep(0);
+}
+
+export async function toolBudgetScenario(ctx: BenchContext): Promise<void> {
+  for (let run = 1; run <= ctx.runs; run++) {
+    ctx.log(`tool budget run ${run}/${ctx.runs}`);
+    await coreOnce(ctx);
+  }
+  for (let run = 1; run <= ctx.slowRuns; run++) {
+    ctx.log(`tool budget app run ${run}/${ctx.slowRuns}`);
+    await appOnce(ctx);
+  }
+}
