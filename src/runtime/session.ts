@@ -24,7 +24,10 @@ import type { AppController } from './controller';
 import { createJobQueue } from './job-queue';
 import { bridgeMcpEvents, serverActions } from './mcp-bridge';
 import { createRuntime } from './runtime';
+import { createGoingBack } from './going-back';
+import { readSlash, unknownSlashHint } from './slash';
 import { createTakeBack, showOpenedHistory } from './take-back';
+import { createTextOut } from './text-out';
 import { runJob, type Job, type TurnContext } from './turns';
 
 export interface SessionOptions {
@@ -47,9 +50,15 @@ export interface SessionOptions {
    */
   definitions?: DefinitionPins;
   pins?: PinStore;
+  /**
+   * Sends an OSC 52 clipboard request through the screen writer (`:copy`); false when this
+   * terminal cannot take one. Absent (tests, no terminal): `:copy` writes a file.
+   */
+  clipboard?: (sequence: string) => boolean;
 }
 
 export interface Session extends AppController {
+  precheck(text: string, options?: { literal?: boolean }): string | undefined;
   reconnectServer(alias: string): void;
   disconnectServer(alias: string): void;
   connectServer(url: string, alias?: string): void;
@@ -136,10 +145,16 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
+  const goingBack = createGoingBack({ store, log, status, isBusy: () => jobs.busy(), send: (text) => jobs.enqueue({ kind: 'chat', text }) });
+  const textOut = createTextOut({ store, config, cwd: runtime.cwd, env: runtime.env, sessionId: () => log.id(), status, ...(options.clipboard ? { clipboard: options.clipboard } : {}) });
+
   const host: CommandHost = {
     store,
     config,
     mcp,
+    status,
+    ...goingBack,
+    ...textOut,
     env: runtime.env,
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
@@ -169,7 +184,18 @@ export function createSession(options: SessionOptions): Session {
 
   const session: Session = {
     ...serverActions(mcp, status),
+    precheck(text, submitOptions) {
+      if (submitOptions?.literal) return undefined;
+      const slash = readSlash(text);
+      return slash.kind === 'unknown' ? unknownSlashHint(slash.name) : undefined;
+    },
     submit(text: string, submitOptions?: { literal?: boolean }) {
+      if (!submitOptions?.literal) {
+        const slash = readSlash(text);
+        // An unknown `/word` is never sent by mistake (the input keeps it; see precheck).
+        if (slash.kind === 'unknown') return status('warn', unknownSlashHint(slash.name));
+        text = slash.kind === 'command' ? slash.line : slash.text;
+      }
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
       if (!submitOptions?.literal && trimmed.startsWith(':')) {

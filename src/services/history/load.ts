@@ -23,6 +23,8 @@ export interface SessionSummary {
   bytes: number;
   /** The first user message, shortened (raw: sanitize before display). */
   preview: string;
+  /** The model named in the session's header (raw: sanitize before display). */
+  model?: string;
 }
 
 export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted: the session ended before it finished';
@@ -113,6 +115,12 @@ export function loadSession(dir: string, id: string): LoadedSession {
       header ??= record as SessionHeader;
       continue;
     }
+    const rewound = (record as { to?: unknown }).to;
+    if (value.type === 'rewind' && isString(rewound)) {
+      const at = messages.findLastIndex((message) => message.id === rewound);
+      if (at >= 0) messages.splice(at);
+      continue;
+    }
     if (value.type === 'withdrawn' && isString(value.id)) {
       const at = messages.findLastIndex((message) => message.id === value.id);
       if (at >= 0) messages.splice(at, 1);
@@ -131,24 +139,27 @@ export function loadSession(dir: string, id: string): LoadedSession {
   return { id, file, ...(header ? { header } : {}), messages: repaired.messages, warnings };
 }
 
-/** The first user message of a session file, read from its first 64 KB only. */
-function previewOf(file: string): string {
+/** The first user message of a session file and its header's model, read from its first 64 KB only. */
+function previewOf(file: string): { preview: string; model?: string } {
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const size = readSync(fd, buffer, 0, buffer.length, 0);
+    let model: string | undefined;
+    const withModel = (preview: string) => (model !== undefined ? { preview, model } : { preview });
     for (const line of buffer.subarray(0, size).toString('utf8').split('\n')) {
       try {
-        const record = JSON.parse(line) as { type?: string; message?: { role?: string; content?: unknown } };
+        const record = JSON.parse(line) as { type?: string; model?: unknown; message?: { role?: string; content?: unknown } };
+        if (record.type === 'session' && typeof record.model === 'string') model ??= record.model;
         if (record.type === 'message' && record.message?.role === 'user' && typeof record.message.content === 'string') {
           const oneLine = record.message.content.replace(/\s+/g, ' ').trim();
-          return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
+          return withModel(oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine);
         }
       } catch {
         // A torn line: look further.
       }
     }
-    return '';
+    return withModel('');
   } finally {
     closeSync(fd);
   }
@@ -171,7 +182,7 @@ export function listSessions(dir: string): SessionSummary[] {
     try {
       const stat = statSync(file);
       if (!stat.isFile()) continue;
-      sessions.push({ id, file, modifiedAt: stat.mtime, bytes: stat.size, preview: previewOf(file) });
+      sessions.push({ id, file, modifiedAt: stat.mtime, bytes: stat.size, ...previewOf(file) });
     } catch {
       // Vanished or unreadable: not listed.
     }

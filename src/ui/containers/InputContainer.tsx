@@ -13,6 +13,7 @@ import { KeyPriority } from '../../terminal/keyboard/keyInput';
 import { MAX_PASTE_CHARS } from '../../terminal/keyboard/tokenizer';
 import type { KeyEvent } from '../../terminal/keyboard/keys';
 import { useKeys } from '../keys/useKeys';
+import { atWordBefore, completesWithTab } from '../input/completes';
 import { actionFor, runAction, type ActionHandlers, type KeyAction } from '../keys/keymap';
 import { HistoryCursor } from '../../runtime/inputHistory';
 import { useAppState, useAppStoreApi, useController, useUiEnv, type UiEnv } from '../StoreContext';
@@ -42,6 +43,10 @@ export interface InputKeyDeps {
   cycle: { current: CompletionCycle | undefined };
   /** The text the last history step put in the input. */
   recalledText?: string;
+  /** Ctrl+X was pressed: Ctrl+E next opens the external editor. */
+  chordPending?: boolean;
+  /** When Esc was pressed on an empty, idle input (a second one soon after opens `:rewind`). */
+  lastEscapeAt?: number;
   /**
    * What Tab put in the status bar and the text it was for: the candidates (kept while Tab cycles
    * through them), or `nothing to complete` (`once`: gone with the next key).
@@ -50,6 +55,8 @@ export interface InputKeyDeps {
 }
 
 const NOTHING_TO_COMPLETE = 'nothing to complete';
+/** Two Esc presses this close on an empty input open `:rewind`. */
+export const DOUBLE_ESCAPE_MS = 800;
 
 /** Takes down what an earlier Tab put in the status bar, if it is still there. */
 function clearCompletionHint(deps: InputKeyDeps): void {
@@ -59,12 +66,23 @@ function clearCompletionHint(deps: InputKeyDeps): void {
   if (deps.store.getState().hint === shown.hint) deps.store.getState().setHint(undefined);
 }
 
+/** What Tab completes before the cursor: an `@word` from its source, else a `:` / `/` command line. */
+function findAt(deps: InputKeyDeps, editor: EditorState, before: string) {
+  const at = atWordBefore(editor);
+  if (!at) return findCompletion(before, completionSources(deps.store, deps.env));
+  const source = deps.env.completionSources?.find((candidate) => candidate.trigger === '@');
+  if (!source) return undefined;
+  return { from: at.from, word: at.word, candidates: [...source.complete(at.word)] };
+}
+
 function complete(deps: InputKeyDeps, editor: EditorState): void {
   const { store } = deps;
-  const text = editor.text;
+  // Completion works on the text before the cursor; what follows it stays as it is.
+  const text = editor.text.slice(0, editor.cursor);
+  const after = editor.text.slice(editor.cursor);
   const cycle = deps.cycle.current;
-  const set = (next: string) => store.getState().setEditor({ ...editorFromText(next), killed: editor.killed });
-  if (cycle && cycle.text === text) {
+  const set = (next: string) => store.getState().setEditor({ ...editorFromText(next + after), cursor: next.length, pastes: editor.pastes, literal: editor.literal, killed: editor.killed });
+  if (cycle && cycle.text === text && after.length === 0) {
     const index = (cycle.index + 1) % cycle.candidates.length;
     const next = text.slice(0, cycle.from) + cycle.candidates[index]!;
     deps.cycle.current = { ...cycle, text: next, index };
@@ -75,14 +93,16 @@ function complete(deps: InputKeyDeps, editor: EditorState): void {
   }
   // A new completion: whatever an earlier Tab said (candidates, or that there was nothing) is stale.
   clearCompletionHint(deps);
-  const found = findCompletion(text, completionSources(store, deps.env));
+  const found = findAt(deps, editor, text);
   if (!found || found.candidates.length === 0) {
     flashHint(store, NOTHING_TO_COMPLETE);
     deps.completionHint = { hint: NOTHING_TO_COMPLETE, text, once: true };
     return;
   }
   if (found.candidates.length === 1) {
-    set(text.slice(0, found.from) + found.candidates[0]! + ' ');
+    const only = found.candidates[0]!;
+    // A folder stays open for the next Tab; anything else is a finished word.
+    set(text.slice(0, found.from) + only + (only.endsWith('/') ? '' : ' '));
     return;
   }
   const prefix = commonPrefix(found.candidates);
@@ -119,6 +139,12 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
   const state = store.getState();
   if (selectFrameWaiting(state)) {
     flashHint(store, 'answer the frame above first');
+    return;
+  }
+  // An unknown `/word` or an attachment that cannot go: the draft stays, and the hint says why.
+  const problem = controller.precheck?.(text, editor.literal ? { literal: true } : undefined);
+  if (problem) {
+    flashHint(store, problem, 6000);
     return;
   }
   env.history.add(text, editor.literal === true);
@@ -185,24 +211,70 @@ function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
  */
 export const INPUT_ACTIONS = {
   'input.cancel': (deps) => {
-    if (selectSomethingRuns(deps.store.getState()) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+    const state = deps.store.getState();
+    if (selectSomethingRuns(state)) {
+      if (deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+      deps.lastEscapeAt = undefined;
+      return true;
+    }
+    // Esc twice on an empty input: go back to an earlier message (`:rewind`).
+    const now = Date.now();
+    if (state.editor.text.length === 0 && deps.lastEscapeAt !== undefined && now - deps.lastEscapeAt <= DOUBLE_ESCAPE_MS) {
+      deps.lastEscapeAt = undefined;
+      deps.controller.submit(':rewind');
+      return true;
+    }
+    deps.lastEscapeAt = state.editor.text.length === 0 ? now : undefined;
     return true;
   },
   'input.complete': (deps) => {
     const editor = deps.store.getState().editor;
-    if (!editor.text.startsWith(':') || editor.literal) return false;
+    if (!completesWithTab(editor)) return false;
     complete(deps, editor);
     return true;
   },
+  'input.externalEditor': (deps) => openExternalEditor(deps),
+  'input.chordPrefix': (deps) => {
+    deps.chordPending = true;
+    return true;
+  },
+  // Ctrl+E is the end of the line unless it follows Ctrl+X.
+  'input.chordEditor': (deps) => (deps.chordPending ? openExternalEditor(deps) : false),
   'input.historyPrevious': (deps) => walkHistory(deps, deps.store.getState().editor, 'up'),
   'input.historyNext': (deps) => walkHistory(deps, deps.store.getState().editor, 'down'),
 } satisfies ActionHandlers<KeyAction, [InputKeyDeps]>;
+
+/** Ctrl+G: the draft goes to $VISUAL / $EDITOR; what is saved there comes back as the draft. */
+function openExternalEditor(deps: InputKeyDeps): boolean {
+  deps.chordPending = false;
+  const { store, env } = deps;
+  if (!env.editExternally) {
+    flashHint(store, 'no external editor here');
+    return true;
+  }
+  const before = store.getState().editor;
+  void env.editExternally(expandText(before)).then((result) => {
+    const state = store.getState();
+    if ('error' in result) {
+      // The draft is left exactly as it was.
+      state.addStatus('error', `external editor: ${result.error}; your draft is unchanged`);
+      return;
+    }
+    // Typing while the editor was open is not possible (the terminal was the editor's), so the
+    // draft is still `before`: replace it.
+    state.setEditor({ ...editorFromText(result.text), killed: before.killed });
+  });
+  return true;
+}
 
 /** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
 export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   const state = deps.store.getState();
   if (state.focus !== 'input') return false;
   const editor = state.editor;
+  const chord = deps.chordPending;
+  if (chord && actionFor('input', key) !== 'input.chordEditor') deps.chordPending = false;
+  if (actionFor('input', key) !== 'input.cancel') deps.lastEscapeAt = undefined;
   // `nothing to complete` answered one Tab; the next key (typing, moving, another Tab) ends it.
   if (deps.completionHint?.once) clearCompletionHint(deps);
 
@@ -243,7 +315,7 @@ export const InputContainer = memo(function InputContainer({ width, maxRows, the
   const env = useUiEnv();
   const editor = useAppState(selectEditor);
   // A frame or the connect prompt takes the keys while the focus stays here: no cursor then.
-  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined);
+  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined && state.picker === undefined);
   const deps = useRef<InputKeyDeps | undefined>(undefined);
   deps.current ??= { store, controller, env, history: new HistoryCursor(env.history), stash: { current: undefined }, cycle: { current: undefined } };
   deps.current.controller = controller;

@@ -21,6 +21,7 @@ export function keyContext(state: AppState): KeyContext {
   if (state.frameUi && state.frameUi.mode !== 'buttons' && (state.approvals.length > 0 || state.commands.length > 0)) return 'line';
   if (state.approvals.length > 0) return 'approval';
   if (state.commands.length > 0) return 'command';
+  if (state.picker) return 'picker';
   if (state.sidebarUi.connect) return 'prompt';
   if (state.focus === 'sidebar' && state.sidebarUi.detail) return 'details';
   return state.focus;
