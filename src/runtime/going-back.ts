@@ -2,7 +2,7 @@
 // tool or a command again: they only change which messages are the conversation. Later turns
 // leave the context but stay in the session file, where a `rewind` record says what was dropped,
 // so a resumed session continues from the same place.
-import type { Message } from '../services/conversation/types';
+import type { Attachment, Message } from '../services/conversation/types';
 import type { AppStore } from '../state/store';
 import { editorFromText } from '../state/slices/ui';
 import type { SessionLogger } from './session-log';
@@ -14,8 +14,8 @@ export interface GoingBackDeps {
   log: SessionLogger;
   status: Status;
   isBusy(): boolean;
-  /** Sends `text` as a new message (the job queue). */
-  send(text: string): void;
+  /** Sends `text` as a new message (the job queue), with the files it had. */
+  send(text: string, attachments?: Attachment[]): void;
 }
 
 export interface GoingBack {
@@ -52,7 +52,8 @@ export function createGoingBack(deps: GoingBackDeps): GoingBack {
       const question = messages[index] as Extract<Message, { role: 'user' }>;
       const dropped = cut(index) - 1;
       status('info', `asking again${dropped > 0 ? ` (the last answer, ${dropped} message${dropped === 1 ? '' : 's'}, left the context and stays in the session file)` : ''}`);
-      deps.send(question.content);
+      // The same bytes as the first time: the files are not read again.
+      deps.send(question.content, question.attachments);
     },
     rewindTo(id) {
       if (deps.isBusy()) return status('warn', BUSY);

@@ -24,6 +24,8 @@ import type { AppController } from './controller';
 import { createJobQueue } from './job-queue';
 import { bridgeMcpEvents, serverActions } from './mcp-bridge';
 import { createRuntime } from './runtime';
+import { attachmentLabel } from '../state/slices/chat';
+import { resolveAttachments } from './attachments/resolve';
 import { createGoingBack } from './going-back';
 import { readSlash, unknownSlashHint } from './slash';
 import { createTakeBack, showOpenedHistory } from './take-back';
@@ -117,7 +119,7 @@ export function createSession(options: SessionOptions): Session {
       if (message.role === 'user') {
         // The transcript shows the user's message before anything of the answer.
         batcher.flush();
-        store.getState().addUserItem(message.id, message.content);
+        store.getState().addUserItem(message.id, message.content, message.attachments?.map(attachmentLabel));
       }
     },
     withdraw(id, text, reason) {
@@ -145,7 +147,14 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
-  const goingBack = createGoingBack({ store, log, status, isBusy: () => jobs.busy(), send: (text) => jobs.enqueue({ kind: 'chat', text }) });
+  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName });
+  const goingBack = createGoingBack({
+    store,
+    log,
+    status,
+    isBusy: () => jobs.busy(),
+    send: (text, attachments) => jobs.enqueue({ kind: 'chat', text, ...(attachments?.length ? { attachments } : {}) }),
+  });
   const textOut = createTextOut({ store, config, cwd: runtime.cwd, env: runtime.env, sessionId: () => log.id(), status, ...(options.clipboard ? { clipboard: options.clipboard } : {}) });
 
   const host: CommandHost = {
@@ -185,9 +194,12 @@ export function createSession(options: SessionOptions): Session {
   const session: Session = {
     ...serverActions(mcp, status),
     precheck(text, submitOptions) {
-      if (submitOptions?.literal) return undefined;
-      const slash = readSlash(text);
-      return slash.kind === 'unknown' ? unknownSlashHint(slash.name) : undefined;
+      if (!submitOptions?.literal) {
+        const slash = readSlash(text);
+        if (slash.kind === 'unknown') return unknownSlashHint(slash.name);
+        if (slash.kind === 'command' || /^\s*[:!]/.test(text)) return undefined;
+      }
+      return attach(text).problems[0];
     },
     submit(text: string, submitOptions?: { literal?: boolean }) {
       if (!submitOptions?.literal) {
@@ -208,7 +220,10 @@ export function createSession(options: SessionOptions): Session {
         else jobs.enqueue({ kind: 'shell', command });
         return;
       }
-      jobs.enqueue({ kind: 'chat', text });
+      const { attachments, problems } = attach(text);
+      // The input checked first (precheck); a file that changed since is still never sent half-right.
+      if (problems.length > 0) return status('warn', `not sent: ${problems.join('; ')}`);
+      jobs.enqueue({ kind: 'chat', text, ...(attachments.length > 0 ? { attachments } : {}) });
     },
     cancel() {
       const taken = jobs.cancel();

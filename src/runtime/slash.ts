@@ -37,5 +37,5 @@ export function readSlash(text: string, names: ReadonlySet<string> = commandName
 }
 
 export function unknownSlashHint(name: string): string {
-  return `/${name} is not a command (type /help for the list); not sent — start with // to send it as a message`;
+  return `/${name} is not a command, not sent (/help lists them; //${name} sends it as a message)`;
 }

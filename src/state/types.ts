@@ -15,7 +15,8 @@ import type { ServerSnapshot, ToolProgress } from '../services/mcp/index';
  * changes, so the chat view can cache wrapped lines by (id, version, width).
  */
 export type ChatItem =
-  | { kind: 'user'; id: string; version: number; text: string }
+  /** `attachments`: one label per attached file (`notes.txt · 2 KB`), shown as chips. */
+  | { kind: 'user'; id: string; version: number; text: string; attachments?: string[] }
   | {
       kind: 'assistant';
       id: string;

@@ -4,9 +4,12 @@ import type { ResolvedModel } from '../config/load';
 export type ModelConfig = ResolvedModel;
 
 /** OpenAI chat-completions message shapes as sent on the wire. */
+/** Parts of a user message that carries images (OpenAI content parts). */
+export type UserContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type WireMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
   | {
       role: 'assistant';
       content: string | null;

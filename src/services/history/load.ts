@@ -37,8 +37,13 @@ function asMessage(value: unknown): Message | undefined {
   const message = value as Record<string, unknown>;
   if (!isString(message.id) || !isString(message.at)) return undefined;
   switch (message.role) {
-    case 'user':
-      return isString(message.content) ? (message as unknown as Message) : undefined;
+    case 'user': {
+      if (!isString(message.content)) return undefined;
+      // Attachments from a file are believed only in the shape this app writes; others are dropped.
+      const { attachments, ...rest } = message;
+      const valid = Array.isArray(attachments) && attachments.every((entry) => entry && isString(entry.path) && isString(entry.data) && typeof entry.bytes === 'number' && (entry.kind === 'text' || (entry.kind === 'image' && /^data:image\/(png|jpeg|gif|webp);base64,/.test(entry.data))));
+      return (valid && attachments.length > 0 ? { ...rest, attachments } : rest) as unknown as Message;
+    }
     case 'assistant': {
       if (!isString(message.content)) return undefined;
       const calls = message.toolCalls;
