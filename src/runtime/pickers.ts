@@ -159,7 +159,8 @@ export function openRewindPicker(store: AppStore, rewindTo: (id: string) => void
     .reverse();
   if (users.length === 0) return false;
   store.getState().setPicker({
-    title: 'Go back to a message of yours (it returns to the input; later turns leave the context)',
+    title: 'Go back to a message of yours',
+    note: 'Enter: it returns to the input, later turns leave the context · Esc close',
     items: users.map((message, index) => ({
       id: message.id,
       label: message.content.replace(/\s+/g, ' ').trim().slice(0, 120) || '(empty)',

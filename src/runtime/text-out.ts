@@ -27,7 +27,7 @@ export function createTextOut(deps: TextOutDeps) {
       const sequence = osc52(text);
       const fits = sequence.length - 9 <= OSC52_MAX_BASE64;
       if (fits && deps.clipboard?.(sequence)) {
-        status('info', `copied ${what} (${text.length} characters) to the clipboard (OSC 52; if nothing arrived, your terminal does not allow it: :copy writes a file where it cannot)`);
+        status('info', `copied ${what} (${text.length} characters) to the clipboard (OSC 52)`);
         return;
       }
       try {

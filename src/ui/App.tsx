@@ -74,8 +74,9 @@ export function App() {
   const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);
   const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
   const pickerOpen = useAppState((state) => state.picker !== undefined);
+  const pickerItems = useAppState((state) => state.picker?.items.length ?? 0);
   const pickerMax = Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS);
-  const promptHeight = (connectOpen ? CONNECT_PROMPT_ROWS : 0) + (pickerOpen ? pickerHeight(pickerMax) : 0);
+  const promptHeight = (connectOpen ? CONNECT_PROMPT_ROWS : 0) + (pickerOpen ? pickerHeight(pickerMax, pickerItems) : 0);
   const showDetail = detailOpen && frame.height === 0;
   const awaiting = useAppState(selectAwaitingFirstByte) && !showDetail && frame.height === 0;
   const waitingHeight = awaiting && mainHeight - promptHeight > WAITING_ROWS + MIN_TRANSCRIPT_ROWS ? WAITING_ROWS : 0;

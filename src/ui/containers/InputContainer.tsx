@@ -144,7 +144,9 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
   // An unknown `/word` or an attachment that cannot go: the draft stays, and the hint says why.
   const problem = controller.precheck?.(text, editor.literal ? { literal: true } : undefined);
   if (problem) {
-    flashHint(store, problem, 6000);
+    // The whole reason goes into the transcript (a status bar is too narrow for it).
+    state.addStatus('warn', `not sent: ${problem}`);
+    flashHint(store, 'not sent (see above); your message is still in the input', 6000);
     return;
   }
   env.history.add(text, editor.literal === true);

@@ -63,7 +63,7 @@ export function handlePickerKey(store: AppStore, key: KeyEvent, page = 5): boole
 export const PickerContainer = memo(function PickerContainer({ width, maxHeight, theme }: { width: number; maxHeight: number; theme: Theme }) {
   const store = useAppStoreApi();
   const picker = useAppState((state) => state.picker);
-  useKeys((key) => handlePickerKey(store, key, pickerListRows(maxHeight)), KeyPriority.overlay);
+  useKeys((key) => handlePickerKey(store, key, pickerListRows(maxHeight, store.getState().picker?.items.length)), KeyPriority.overlay);
   if (!picker) return null;
   return <Picker picker={picker} width={width} maxHeight={maxHeight} theme={theme} />;
 });

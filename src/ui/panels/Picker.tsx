@@ -10,14 +10,18 @@ export const PICKER_MAX_LIST_ROWS = 10;
 /** The filter line and the footer line. */
 const PICKER_EXTRA_ROWS = 2;
 
-/** How many list rows a picker shows in `maxHeight` rows (border and filter line included). */
-export function pickerListRows(maxHeight: number): number {
-  return Math.max(1, Math.min(PICKER_MAX_LIST_ROWS, maxHeight - FRAME_CHROME_ROWS - PICKER_EXTRA_ROWS));
+/** A short list keeps this many rows, so rows arriving later (a server's models) do not jump much. */
+const PICKER_MIN_LIST_ROWS = 3;
+
+/** How many list rows a picker of `items` rows shows in `maxHeight` rows (border and filter line included). */
+export function pickerListRows(maxHeight: number, items: number = PICKER_MAX_LIST_ROWS): number {
+  const room = Math.max(1, Math.min(PICKER_MAX_LIST_ROWS, maxHeight - FRAME_CHROME_ROWS - PICKER_EXTRA_ROWS));
+  return Math.min(room, Math.max(PICKER_MIN_LIST_ROWS, items));
 }
 
 /** The picker's whole height for `maxHeight` available rows. */
-export function pickerHeight(maxHeight: number): number {
-  return pickerListRows(maxHeight) + FRAME_CHROME_ROWS + PICKER_EXTRA_ROWS;
+export function pickerHeight(maxHeight: number, items?: number): number {
+  return pickerListRows(maxHeight, items) + FRAME_CHROME_ROWS + PICKER_EXTRA_ROWS;
 }
 
 /** The items the filter keeps: every word of the filter appears in the label, detail or group (any case). */
@@ -40,7 +44,7 @@ export interface PickerProps {
 /** A list to choose from; every text in it may come from a server or a file, so it is sanitized. */
 export function Picker({ picker, width, maxHeight, theme }: PickerProps) {
   const inner = innerWidth(width);
-  const rows = pickerListRows(maxHeight);
+  const rows = pickerListRows(maxHeight, picker.items.length);
   const shown = filterPickerItems(picker.items, picker.filter.text);
   const selected = Math.min(picker.selected, Math.max(0, shown.length - 1));
   const top = Math.max(0, Math.min(selected - Math.floor(rows / 2), shown.length - rows));
