@@ -16,6 +16,7 @@ const config: AishConfigInput = {
       maxTokens: 4096, // max_tokens sent with each request (default: the server decides)
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
       // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
+      // vision: true,          // the model takes images: @shot.png and pasted image paths go as image parts (default false: refused)
     },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',

@@ -58,6 +58,8 @@ export interface Runtime {
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /** Opens the session file (`choice`: new, --continue, --resume); throws when the id does not exist. */
   sessionLog(choice: ResumeChoice, options: { model: () => string; onError: (message: string) => void }): SessionLogger;
+  /** The redactor of the session log, for anything else written out (`:export`). */
+  redactor(): Redactor;
   /** Loads the broker client now, so the first message does not wait for it. */
   preloadBroker(): void;
   /** Stops following the servers' tool lists and closes the servers. */
@@ -79,6 +81,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   // The secrets are collected when the first session opens: `--base-url` without `--model` names
   // its model only once the server has been asked.
   let redact: Redactor | undefined;
+  const redactor = (): Redactor => (redact ??= createRedactor(collectSecrets(config, env)));
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
 
@@ -94,9 +97,9 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
         deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), policy, config, reportedProblems, cwd, env },
       }),
     sessionLog(choice, logOptions) {
-      redact ??= createRedactor(collectSecrets(config, env));
-      return createSessionLogger({ config, redact, cwd, ...logOptions }, choice);
+      return createSessionLogger({ config, redact: redactor(), cwd, ...logOptions }, choice);
     },
+    redactor,
     preloadBroker() {
       if (!options.streamChat) void loadBroker();
     },

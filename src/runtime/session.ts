@@ -155,7 +155,7 @@ export function createSession(options: SessionOptions): Session {
     isBusy: () => jobs.busy(),
     send: (text, attachments) => jobs.enqueue({ kind: 'chat', text, ...(attachments?.length ? { attachments } : {}) }),
   });
-  const textOut = createTextOut({ store, config, cwd: runtime.cwd, env: runtime.env, sessionId: () => log.id(), status, ...(options.clipboard ? { clipboard: options.clipboard } : {}) });
+  const textOut = createTextOut({ store, config, redactor: () => runtime.redactor(), cwd: runtime.cwd, env: runtime.env, sessionId: () => log.id(), status, ...(options.clipboard ? { clipboard: options.clipboard } : {}) });
 
   const host: CommandHost = {
     store,

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
-import { collectSecrets, createRedactor } from '../services/history/index';
+import type { Redactor } from '../services/history/index';
 import type { AppStore } from '../state/store';
 import { osc52, OSC52_MAX_BASE64, sessionMarkdown, writeCopyFile } from './copy-export';
 
 export interface TextOutDeps {
   store: AppStore;
-  config: Pick<AppConfig, 'paths'> & Parameters<typeof collectSecrets>[0];
+  config: Pick<AppConfig, 'paths'>;
+  /** The session log's redactor (runtime.ts). */
+  redactor(): Redactor;
   cwd: string;
   env: NodeJS.ProcessEnv;
   sessionId(): string | undefined;
@@ -20,8 +22,6 @@ export interface TextOutDeps {
 
 export function createTextOut(deps: TextOutDeps) {
   const { status } = deps;
-  let redact: ((text: string) => string) | undefined;
-  const redactor = () => (redact ??= createRedactor(collectSecrets(deps.config, deps.env)));
   return {
     copy(text: string, what: string) {
       const sequence = osc52(text);
@@ -44,7 +44,7 @@ export function createTextOut(deps: TextOutDeps) {
       const id = deps.sessionId() ?? new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
       const target = path.resolve(deps.cwd, file ?? `aish-${id}.md`);
       try {
-        writeFileSync(target, sessionMarkdown(messages, { title: `aish session ${id}`, redact: redactor() }), { mode: 0o600, flag: 'wx' });
+        writeFileSync(target, sessionMarkdown(messages, { title: `aish session ${id}`, redact: deps.redactor() }), { mode: 0o600, flag: 'wx' });
         status('info', `exported ${messages.length} messages to ${displayPath(target, deps.env)}`);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

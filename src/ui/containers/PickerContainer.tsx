@@ -25,6 +25,8 @@ interface PickerArgs {
 }
 
 export const PICKER_ACTIONS = {
+  // Typed text is not the picker's: it passes to the filter's line editor (handlePickerKey).
+  'picker.filter': () => false,
   'picker.up': ({ store }) => move(store, -1),
   'picker.down': ({ store }) => move(store, 1),
   'picker.pageUp': ({ store, page }) => move(store, -page),

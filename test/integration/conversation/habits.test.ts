@@ -6,6 +6,7 @@ import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { textReply } from '../../helpers/scripted-broker';
 import { createSession, type Session } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
+import type { Message } from '../../../src/services/conversation/types';
 import { loadSession, sessionsDir } from '../../../src/services/history/index';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
@@ -34,6 +35,7 @@ function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState'
   });
 }
 
+const contentOf = (message: Message) => ('content' in message ? message.content : message.role);
 const statusTexts = (items: ChatItem[]) => items.flatMap((item) => (item.kind === 'status' ? [item.text] : []));
 
 function start(config: AppConfig, extra: { cwd?: string; clipboard?: (sequence: string) => boolean; args?: { continueLast: boolean; resume?: string } } = {}) {
@@ -148,7 +150,7 @@ describe('going back', () => {
     const sent = broker.requests.at(-1)!.body!.messages!.map((message) => message.content);
     expect(sent).not.toContain('first answer');
     expect(sent.at(-1)).toBe('question');
-    expect(store.getState().messages.map((message) => message.content)).toEqual(['question', 'second answer']);
+    expect(store.getState().messages.map(contentOf)).toEqual(['question', 'second answer']);
 
     const dir = sessionsDir(config);
     const before = (await import('node:fs')).readdirSync(dir);
@@ -159,9 +161,9 @@ describe('going back', () => {
     expect(after).toHaveLength(2);
     const forked = after.find((name) => !before.includes(name))!;
     const old = loadSession(dir, before[0]!.replace(/\.jsonl$/, ''));
-    expect(old.messages.map((message) => message.content)).toEqual(['question', 'second answer']);
+    expect(old.messages.map(contentOf)).toEqual(['question', 'second answer']);
     const fresh = loadSession(dir, forked.replace(/\.jsonl$/, ''));
-    expect(fresh.messages.map((message) => message.content)).toEqual(['question', 'second answer', 'after the fork', 'ok']);
+    expect(fresh.messages.map(contentOf)).toEqual(['question', 'second answer', 'after the fork', 'ok']);
   });
 });
 
