@@ -92,6 +92,8 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
     else lines.push(`  ${spec.usage.padEnd(width + 12)}  ${spec.help}`);
   }
   lines.push(`  ${'!<command>'.padEnd(width + 12)}  run a shell command now; its output goes to the model with your next message`);
+  lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
+  lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
   return lines;
