@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
-import { textReply } from '../../helpers/scripted-broker';
+import { startScriptedBroker, textReply } from '../../helpers/scripted-broker';
 import { createSession, type Session } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import type { Message } from '../../../src/services/conversation/types';
@@ -92,6 +92,30 @@ describe('pickers', () => {
     await send(session, 'hello');
     expect(broker.requests.at(-1)!.body!.model).toBe('big-model');
     broker.models(undefined);
+  });
+
+  it('each server is asked for its models with its own model\'s key only', async () => {
+    const second = await startScriptedBroker();
+    try {
+      second.models(['second-only']);
+      broker.models(['first-only']);
+      const config = await testConfig(broker.url, (c) => {
+        c.mcp.servers = {};
+        c.models = {
+          [c.defaultModel]: { ...c.models[c.defaultModel]!, apiKey: 'key-for-the-first-server' },
+          two: { ...c.models[c.defaultModel]!, name: 'two', baseUrl: second.url, model: 'm2', apiKey: 'key-for-the-second-server' },
+        };
+      });
+      const { store, session } = start(config);
+      session.submit(':model');
+      await until(store, (state) => (state.picker && state.picker.items.length === 4 ? state.picker : undefined));
+      const auth = (server: typeof broker) => server.requests.filter((request) => request.path.endsWith('/models')).map((request) => request.headers.authorization);
+      expect(auth(broker)).toEqual(['Bearer key-for-the-first-server']);
+      expect(auth(second)).toEqual(['Bearer key-for-the-second-server']);
+    } finally {
+      broker.models(undefined);
+      await second.close();
+    }
   });
 
   it(':resume without an id lists the saved sessions (first message, model, size) and resumes the chosen one', async () => {
