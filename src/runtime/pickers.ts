@@ -3,7 +3,7 @@
 // each configured server offers (GET <baseUrl>/models) as the answers arrive: asked in the
 // background with a timeout, never blocking, each server with its own model's key only (the key
 // of one model never goes to another host).
-import { listServerModels } from '../services/broker/models';
+import { describeModels, listServerModels } from '../services/broker/models';
 import type { AppConfig, ResolvedModel } from '../services/config/load';
 import { listSessions } from '../services/history/index';
 import type { Message } from '../services/conversation/types';
@@ -65,10 +65,12 @@ export function addServerModel(config: AppConfig, template: ResolvedModel, id: s
 export function openModelPicker(host: ModelPickerHost): void {
   const { store, config } = host;
   const current = host.modelName();
+  // Where each model's key comes from (never the key itself), as `:model` always said.
+  const keys = new Map(describeModels(config.models, current, host.env).map((row) => [row.name, row.keyEnv ? (row.keySet ? `key from $${row.keyEnv}` : `$${row.keyEnv} is not set`) : row.keySet ? 'key set' : 'no key']));
   const configured: PickerItem[] = Object.values(config.models).map((model) => ({
     id: `c:${model.name}`,
     label: `${model.name === current ? '* ' : ''}${model.name}`,
-    detail: `${model.model} at ${hostOf(model.baseUrl)}`,
+    detail: `${model.model} at ${hostOf(model.baseUrl)} (${keys.get(model.name)})`,
     group: 'configured',
   }));
   const servers = serversOf(config);
