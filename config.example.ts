@@ -21,6 +21,7 @@ const config: AishConfigInput = {
       // streamUsage: false, // never ask for usage in the stream (default: ask, stop if refused)
       // inlineReasoning: false, // keep a leading <think>…</think> in the answer (default: shown and folded as reasoning)
       contextWindow: 8192, // the model's context window in tokens; sizes the tool budget (mcp.toolSearch)
+      // vision: true,          // the model takes images: @shot.png and pasted image paths go as image parts (default false: refused)
     },
     cloud: {
       baseUrl: 'https://openrouter.ai/api/v1',

@@ -2,6 +2,9 @@ import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
 
+/** Terminals known to ignore OSC 52: `:copy` writes a file there. */
+const CLIPBOARDLESS_TERMS = new Set(['linux', 'dumb']);
+
 /** Starts the full-screen UI and resolves with the exit code when the user quits. */
 export async function runTui(config: AppConfig, args: CliArgs, notices: ReadonlyArray<ImportNotice> = []): Promise<number> {
   // Ink decides at import time whether it runs "in CI" (and then draws nothing until exit), and
@@ -10,7 +13,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }] =
+  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }, { editExternally: editInEditor }, { createFileCompletion }] =
     await Promise.all([
       import('ink'),
       import('../terminal/inkOutput'),
@@ -26,6 +29,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
       import('../runtime/commands'),
       import('../services/history/index'),
       import('../ui/keys/keymap'),
+      import('../terminal/external-editor'),
+      import('../runtime/attachments/file-completion'),
     ]);
   ciNames.forEach((name, index) => {
     const value = savedCi[index];
@@ -79,12 +84,31 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     process.stdin.unref?.();
     resolveExit(0);
   };
-  const controller = createSession({ config, store, quit, args, keyHelp: formatKeymap });
+  // `:copy`: OSC 52 through the writer, the one thing that writes to the terminal; a console
+  // without clipboard support gets a file instead.
+  const clipboard = (sequence: string) => (CLIPBOARDLESS_TERMS.has(process.env.TERM ?? '') ? false : writer.passthrough(sequence));
+  const controller = createSession({ config, store, quit, args, keyHelp: formatKeymap, clipboard });
+  // Ctrl+G: the terminal is the editor's while it runs; then everything is drawn again.
+  const handover = {
+    suspend() {
+      keys.stop();
+      writer.suspend();
+      screen.suspend();
+    },
+    resume() {
+      screen.resume();
+      keys.start();
+      writer.resume();
+      writer.render(lastFrame);
+    },
+  };
+  const editExternally = (text: string) => editInEditor(text, { env: process.env, handover });
+  const completionSources = [createFileCompletion(process.cwd())];
   // On SIGTERM / SIGHUP the running answer is cancelled, so what has arrived is saved as a cancelled
   // answer, and the session file is closed.
   saveOnExit = () => controller.close();
   const sessionIds = () => listSessions(sessionsDir(config)).map((entry) => entry.id);
-  const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds, transcriptLayer };
+  const env = { keys, history, redraw, modelNames: Object.keys(config.models), commands: META_COMMANDS, sessionIds, transcriptLayer, editExternally, completionSources };
   instance = render(
     <AppProviders store={store} controller={controller} env={env}>
       <App />

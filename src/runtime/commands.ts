@@ -1,7 +1,6 @@
 // The `:` meta commands (README.md, "Commands"). Their output goes into the transcript as
 // status lines; server-controlled text in it (names, descriptions) is sanitized by the chat view
 // at display time like every other status line.
-import { describeModels } from '../services/broker/models';
 import type { AppConfig } from '../services/config/load';
 import { displayPath } from '../services/config/paths';
 import { listSessions } from '../services/history/index';
@@ -11,6 +10,8 @@ import { rootsCommand } from './roots-command';
 import type { InstructionGate } from './instructions';
 import type { ApprovalPolicy } from '../services/tools/policy';
 import { permissionLines } from './permissions';
+import { copyCommand } from './copy-export';
+import { openModelPicker, openRewindPicker, openSessionPicker } from './pickers';
 import type { AppStore } from '../state/store';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
@@ -34,18 +35,25 @@ export interface MetaCommandSpec {
   /** What each following word is: a fixed list or a kind the input bar looks up. */
   args?: Array<CommandArgumentKind | readonly string[]>;
   subcommands?: MetaCommandSpec[];
+  /** Other names it answers to (as `:name` and `/name`). */
+  aliases?: readonly string[];
 }
 
 export const META_COMMANDS: readonly MetaCommandSpec[] = [
-  { name: 'help', usage: ':help', help: 'list every command and key' },
-  { name: 'clear', usage: ':clear', help: 'clear the conversation and start a new session' },
-  { name: 'model', usage: ':model [name]', help: 'list the configured models, or switch to <name> for the next request', args: ['model'] },
+  { name: 'help', usage: ':help', help: 'list every command and key (every command also works as /name)', aliases: ['h', '?'] },
+  { name: 'clear', usage: ':clear', help: 'clear the conversation and start a new session (also :new)', aliases: ['new'] },
+  { name: 'model', usage: ':model [name]', help: 'pick a model (configured, or offered by a configured server), or switch to <name> for the next request', args: ['model'] },
   { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve" },
   { name: 'compact', usage: ':compact [focus]', help: 'summarise the conversation so far to free context (the last turns stay as they are; focus: what the summary must keep)' },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
-  { name: 'resume', usage: ':resume <id>', help: 'load a saved session (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
-  { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)' },
-  { name: 'quit', usage: ':quit', help: 'quit (also :q)' },
+  { name: 'resume', usage: ':resume [id]', help: 'pick a saved session, or load <id> (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
+  { name: 'retry', usage: ':retry', help: 'ask for the last answer again (the old one leaves the context, stays in the session file)' },
+  { name: 'rewind', usage: ':rewind', help: 'pick an earlier message of yours to go back to (also Esc Esc on an empty input); later turns leave the context' },
+  { name: 'fork', usage: ':fork', help: 'go on in a new session with this conversation; the current one stays as it is' },
+  { name: 'copy', usage: ':copy [n] [code [k]]', help: 'copy the last (n: n-th last) answer, or its last (k-th) code block, to the clipboard (OSC 52; a file when it cannot)' },
+  { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
+  { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)', aliases: ['perms'] },
+  { name: 'quit', usage: ':quit', help: 'quit (also :q, :exit)', aliases: ['q', 'exit'] },
   {
     name: 'mcp',
     usage: ':mcp <subcommand>',
@@ -102,6 +110,14 @@ export interface CommandHost {
   switchModel(name: string): void;
   clearConversation(): void;
   resumeSession(id: string): void;
+  retry(): void;
+  rewindTo(id: string): void;
+  fork(): void;
+  /** `:copy`: puts text on the clipboard or in a file; says which (one line). */
+  copy?(text: string, what: string): void;
+  /** `:export [file]`: one line saying where it went, or why not. */
+  exportSession?(file: string | undefined): void;
+  status(level: 'info' | 'warn' | 'error', text: string): void;
   isBusy(): boolean;
   quit(): void;
   /** The context of the conversation now (`:context`). */
@@ -122,6 +138,8 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
     else lines.push(`  ${spec.usage.padEnd(width + 12)}  ${spec.help}`);
   }
   lines.push(`  ${'!<command>'.padEnd(width + 12)}  run a shell command now; its output goes to the model with your next message`);
+  lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
+  lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
   return lines;
@@ -161,20 +179,6 @@ export function sessionLines(host: Pick<CommandHost, 'sessionsDir' | 'currentSes
   return lines;
 }
 
-function modelLines(host: CommandHost): string[] {
-  const rows = describeModels(host.config.models, host.modelName(), host.env);
-  const nameWidth = Math.max(...rows.map((row) => row.name.length));
-  const idWidth = Math.max(...rows.map((row) => row.modelId.length));
-  return [
-    ...rows.map((row) => {
-      const key = row.keyEnv ? (row.keySet ? `key from $${row.keyEnv}` : `$${row.keyEnv} is not set`) : row.keySet ? 'key set' : 'no key';
-      const known = host.contextWindow(row.name);
-      const window = row.current || known ? `\n      context window: ${describeWindow(known)}` : '';
-      return `${row.current ? '*' : ' '} ${row.name.padEnd(nameWidth)}  ${row.modelId.padEnd(idWidth)}  ${row.baseUrl}  (${key})${window}`;
-    }),
-    'switch with :model <name>',
-  ];
-}
 
 /**
  * The end of a connect. A failure is not repeated here: the server's own status event has
@@ -318,14 +322,15 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
     case 'exit':
       return host.quit();
     case 'clear':
+    case 'new':
       if (host.isBusy()) return out(['still answering: press Esc to cancel first'], 'warn');
       return host.clearConversation();
     case 'model': {
-      if (!rest[0]) return out(modelLines(host));
+      if (!rest[0]) return openModelPicker(host);
       if (!host.config.models[rest[0]]) return out([`no model named ${JSON.stringify(rest[0])} (configured: ${Object.keys(host.config.models).join(', ')})`], 'error');
       host.switchModel(rest[0]);
       const model = host.config.models[rest[0]]!;
-      return out([`model: ${rest[0]} (${model.model} at ${model.baseUrl}) from the next request on`]);
+      return out([`model: ${rest[0]} (${model.model} at ${model.baseUrl}) from the next request on`, `context window: ${describeWindow(host.contextWindow(rest[0]))}`]);
     }
     case 'context': {
       const model = host.config.models[host.modelName()];
@@ -340,9 +345,25 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
     case 'sessions':
       return out(sessionLines(host));
     case 'resume':
-      if (!rest[0]) return out(['usage: :resume <id> (see :sessions)'], 'error');
       if (host.isBusy()) return out(['still answering: press Esc to cancel first'], 'warn');
+      if (!rest[0]) {
+        if (!openSessionPicker(host.store, host.sessionsDir, host.currentSessionId(), (id) => host.resumeSession(id))) out(sessionLines(host));
+        return;
+      }
       return host.resumeSession(rest[0]);
+    case 'retry':
+      return host.retry();
+    case 'rewind':
+      if (host.isBusy()) return out(['still answering: press Esc to cancel first'], 'warn');
+      if (!openRewindPicker(host.store, (id) => host.rewindTo(id))) out(['nothing to go back to yet: send a message first']);
+      return;
+    case 'fork':
+      return host.fork();
+    case 'copy':
+      return copyCommand(rest, host);
+    case 'export':
+      if (!host.exportSession) return out([':export is not available here'], 'error');
+      return host.exportSession(rest.join(' ') || undefined);
     case 'mcp':
       return mcpCommand(rest, host);
     case 'roots':

@@ -46,6 +46,17 @@ export const DEFAULT_COMMANDS: readonly CommandSpec[] = [
   { name: 'roots', subcommands: [{ name: 'list' }, { name: 'add' }, { name: 'remove', args: ['root'] }] },
 ];
 
+/**
+ * Completes words that start with a trigger character anywhere in a message (`@path` from the
+ * files here; MCP resources can add their own `@alias:uri` source). `complete` gets the word
+ * after the trigger and returns full replacements for it; a candidate ending in `/` is a folder
+ * (Tab adds no space after it, so the next Tab goes on inside it).
+ */
+export interface CompletionSource {
+  trigger: string;
+  complete(word: string): readonly string[];
+}
+
 export interface Completion {
   /** Where the word being completed starts (index into the text). */
   from: number;
@@ -71,9 +82,10 @@ function candidatesFor(kind: ArgumentKind | readonly string[], sources: Completi
   }
 }
 
-/** What Tab would complete at the end of `text`, or undefined when it is not a `:` command. */
+/** What Tab would complete at the end of `text`, or undefined when it is not a `:` or `/` command. */
 export function findCompletion(text: string, sources: CompletionSources): Completion | undefined {
-  if (!text.startsWith(':') || text.includes('\n')) return undefined;
+  // `/name` is the same command as `:name` (runtime/slash.ts), so it completes the same way.
+  if (!(text.startsWith(':') || text.startsWith('/')) || text.includes('\n')) return undefined;
   const body = text.slice(1);
   const words = body.split(/ +/);
   const word = words[words.length - 1] ?? '';

@@ -13,6 +13,11 @@ export interface SubmitOptions {
 export interface AppController {
   /** A chat message, a `:command` or a `!shell command`, exactly as typed. */
   submit(text: string, options?: SubmitOptions): void;
+  /**
+   * Why `text` would not be sent (an unknown `/word`, an attachment that cannot go): the input
+   * keeps it and shows this. Undefined: submit it.
+   */
+  precheck?(text: string, options?: SubmitOptions): string | undefined;
   /** Cancels the running answer, tool or command; false when nothing was running. */
   cancel(): boolean;
   quit(): void;

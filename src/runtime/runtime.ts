@@ -92,6 +92,8 @@ export interface Runtime {
   compact(input: { modelName: string; history: readonly Message[]; focus?: string; signal: AbortSignal }): AsyncGenerator<ConversationEvent, void, undefined>;
   /** Opens the session file (`choice`: new, --continue, --resume); throws when the id does not exist. */
   sessionLog(choice: ResumeChoice, options: { model: () => string; onError: (message: string) => void }): SessionLogger;
+  /** The redactor of the session log, for anything else written out (`:export`). */
+  redactor(): Redactor;
   /** Loads the broker client now, so the first message does not wait for it. */
   preloadBroker(): void;
   /** Stops following the servers' tool lists and closes the servers. */
@@ -157,7 +159,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   };
   const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
-  const secretsRedactor = () => (redact ??= createRedactor((secrets ??= collectSecrets(config, env))));
+  const secretsRedactor = (): Redactor => (redact ??= createRedactor((secrets ??= collectSecrets(config, env))));
   const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
   const tools = createToolBudget(config, cwd, { ...(options.switches ? { store: options.switches } : {}), report: (message) => options.report('warn', message), window: (model) => windows.get(model)?.tokens });
 
@@ -224,6 +226,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     sessionLog(choice, logOptions) {
       return createSessionLogger({ config, redact: secretsRedactor(), cwd, ...logOptions }, choice);
     },
+    redactor: secretsRedactor,
     preloadBroker() {
       if (!options.streamChat) void loadBroker();
     },

@@ -38,6 +38,8 @@ export interface SessionLogger {
    * loses nothing, and the next resume puts it back in the input again.
    */
   withdrawLater(ids: readonly string[]): void;
+  /** Writes at once that the conversation went back to before message `to` (`:rewind`, `:retry`). */
+  rewind(to: string): void;
   /** Forces what was appended onto the disk (end of each turn). */
   flush(): void;
   close(): void;
@@ -85,6 +87,10 @@ export function createSessionLogger(options: SessionLogOptions, choice: ResumeCh
     },
     withdrawLater(ids) {
       pendingWithdrawals.push(...ids);
+    },
+    rewind(to) {
+      for (const id of pendingWithdrawals.splice(0)) current.log?.withdraw(id);
+      current.log?.rewind(to);
     },
     flush: () => current.log?.flush(),
     close: () => current.log?.close(),

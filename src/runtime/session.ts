@@ -24,7 +24,12 @@ import type { AppController } from './controller';
 import { createJobQueue } from './job-queue';
 import { bridgeMcpEvents, serverActions } from './mcp-bridge';
 import { createRuntime } from './runtime';
+import { attachmentLabel } from '../state/slices/chat';
+import { resolveAttachments } from './attachments/resolve';
+import { createGoingBack } from './going-back';
+import { readSlash, unknownSlashHint } from './slash';
 import { createTakeBack, showOpenedHistory } from './take-back';
+import { createTextOut } from './text-out';
 import { runJob, type Job, type TurnContext } from './turns';
 import { elicitInStore } from './elicitation';
 import { storeSamplingPrompter } from './sampling-prompter';
@@ -49,9 +54,15 @@ export interface SessionOptions {
    */
   definitions?: DefinitionPins;
   pins?: PinStore;
+  /**
+   * Sends an OSC 52 clipboard request through the screen writer (`:copy`); false when this
+   * terminal cannot take one. Absent (tests, no terminal): `:copy` writes a file.
+   */
+  clipboard?: (sequence: string) => boolean;
 }
 
 export interface Session extends AppController {
+  precheck(text: string, options?: { literal?: boolean }): string | undefined;
   reconnectServer(alias: string): void;
   disconnectServer(alias: string): void;
   connectServer(url: string, alias?: string): void;
@@ -145,7 +156,7 @@ export function createSession(options: SessionOptions): Session {
       if (message.role === 'user') {
         // The transcript shows the user's message before anything of the answer.
         batcher.flush();
-        store.getState().addUserItem(message.id, message.content);
+        store.getState().addUserItem(message.id, message.content, message.attachments?.map(attachmentLabel));
       }
     },
     withdraw(id, text, reason) {
@@ -176,11 +187,24 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
+  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName });
+  const goingBack = createGoingBack({
+    store,
+    log,
+    status,
+    isBusy: () => jobs.busy(),
+    send: (text, attachments) => jobs.enqueue({ kind: 'chat', text, ...(attachments?.length ? { attachments } : {}) }),
+  });
+  const textOut = createTextOut({ store, config, redactor: () => runtime.redactor(), cwd: runtime.cwd, env: runtime.env, sessionId: () => log.id(), status, ...(options.clipboard ? { clipboard: options.clipboard } : {}) });
+
   const host: CommandHost = {
     store,
     config,
     mcp,
     policy: runtime.policy,
+    status,
+    ...goingBack,
+    ...textOut,
     env: runtime.env,
     cwd: runtime.cwd,
     instructions: runtime.instructions,
@@ -232,7 +256,21 @@ export function createSession(options: SessionOptions): Session {
       const line = toggleToolSwitch(runtime.tools.switches, mcp.servers(), alias, tool);
       if (line) status('info', line);
     },
+    precheck(text, submitOptions) {
+      if (!submitOptions?.literal) {
+        const slash = readSlash(text);
+        if (slash.kind === 'unknown') return unknownSlashHint(slash.name);
+        if (slash.kind === 'command' || /^\s*[:!]/.test(text)) return undefined;
+      }
+      return attach(text).problems[0];
+    },
     submit(text: string, submitOptions?: { literal?: boolean }) {
+      if (!submitOptions?.literal) {
+        const slash = readSlash(text);
+        // An unknown `/word` is never sent by mistake (the input keeps it; see precheck).
+        if (slash.kind === 'unknown') return status('warn', unknownSlashHint(slash.name));
+        text = slash.kind === 'command' ? slash.line : slash.text;
+      }
       const trimmed = text.trim();
       if (trimmed.length === 0 || closed) return;
       if (!submitOptions?.literal && trimmed.startsWith(':')) {
@@ -245,7 +283,10 @@ export function createSession(options: SessionOptions): Session {
         else jobs.enqueue({ kind: 'shell', command });
         return;
       }
-      jobs.enqueue({ kind: 'chat', text });
+      const { attachments, problems } = attach(text);
+      // The input checked first (precheck); a file that changed since is still never sent half-right.
+      if (problems.length > 0) return status('warn', `not sent: ${problems.join('; ')}`);
+      jobs.enqueue({ kind: 'chat', text, ...(attachments.length > 0 ? { attachments } : {}) });
     },
     cancel() {
       const taken = jobs.cancel();

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { createEventBatcher } from '../services/conversation/batcher';
 import { execCommand } from '../services/conversation/index';
-import type { ConversationEvent, Message } from '../services/conversation/types';
+import type { Attachment, ConversationEvent, Message } from '../services/conversation/types';
 import type { AppStore } from '../state/store';
 import { cutForScreen } from '../services/terminal/screen-cut';
 import type { Runtime } from './runtime';
 
 /** What the user sent: a message for the model, or a `!command` for the shell. */
-export type Job = { kind: 'chat'; text: string } | { kind: 'shell'; command: string } | { kind: 'compact'; focus?: string };
+export type Job = { kind: 'chat'; text: string; attachments?: Attachment[] } | { kind: 'shell'; command: string } | { kind: 'compact'; focus?: string };
 
 export interface TurnContext {
   runtime: Pick<Runtime, 'config' | 'cwd' | 'env' | 'converse' | 'compact'>;
@@ -30,7 +30,7 @@ export interface TurnContext {
 
 export function runJob(context: TurnContext, job: Job, signal: AbortSignal): Promise<void> {
   if (job.kind === 'compact') return runCompactTurn(context, job.focus, signal);
-  return job.kind === 'chat' ? runChatTurn(context, job.text, signal) : runShellTurn(context, job.command, signal);
+  return job.kind === 'chat' ? runChatTurn(context, job.text, signal, job.attachments) : runShellTurn(context, job.command, signal);
 }
 
 /** `:compact [focus]`: the model summarises the conversation; the record is kept like any message. */
@@ -52,7 +52,7 @@ export function forDisplay(event: ConversationEvent, maxChars: number): Conversa
   return { ...event, content: cutForScreen(event.content, maxChars) };
 }
 
-export async function runChatTurn(context: TurnContext, text: string, signal: AbortSignal): Promise<void> {
+export async function runChatTurn(context: TurnContext, text: string, signal: AbortSignal, attachments?: Attachment[]): Promise<void> {
   const { runtime, store, batcher } = context;
   const { config } = runtime;
   const model = config.models[context.modelName()]!;
@@ -61,6 +61,7 @@ export async function runChatTurn(context: TurnContext, text: string, signal: Ab
     signal,
     history: store.getState().messages,
     text,
+    ...(attachments?.length ? { attachments } : {}),
     model,
     // A frame is drawn from the store, so everything the turn showed before it must be there first.
     approve: (request) => {

@@ -17,7 +17,8 @@ import type { ContextWindow } from '../services/context/window';
  * changes, so the chat view can cache wrapped lines by (id, version, width).
  */
 export type ChatItem =
-  | { kind: 'user'; id: string; version: number; text: string }
+  /** `attachments`: one label per attached file (`notes.txt · 2 KB`), shown as chips. */
+  | { kind: 'user'; id: string; version: number; text: string; attachments?: string[] }
   | {
       kind: 'assistant';
       id: string;
@@ -246,6 +247,33 @@ export interface SidebarUi {
   connect?: { step: 'url' | 'alias'; url: EditorState; alias: EditorState; error?: string };
 }
 
+/** One row of a picker (`:model`, `:resume`, `:rewind` without an argument). Text is raw: sanitized when drawn. */
+export interface PickerItem {
+  id: string;
+  label: string;
+  /** Shown after the label, muted (a model's server, a session's date and size). */
+  detail?: string;
+  /** Rows with the same group are listed together under it. */
+  group?: string;
+}
+
+/**
+ * A list to choose from, over the input: ↑↓ select, typing filters, Enter chooses, Esc closes.
+ * `choose` is called with the chosen item once, after the picker closed.
+ */
+export interface PickerState {
+  title: string;
+  items: PickerItem[];
+  filter: EditorState;
+  /** Index into the filtered rows. */
+  selected: number;
+  /** A line under the list (e.g. `asking 2 servers for their models…`). */
+  note?: string;
+  choose: (item: PickerItem) => void;
+  /** Called when the picker closes without a choice (Esc). */
+  cancel?: () => void;
+}
+
 export interface UiSlice {
   focus: Focus;
   /** The user's wish; on narrow terminals the sidebar hides itself unless the user asked for it. */
@@ -269,4 +297,6 @@ export interface UiSlice {
   reasoningCollapsed: boolean;
   /** Transcript items shown expanded (tool results in full). */
   expandedIds: string[];
+  /** The open picker, if any (it takes the keys until it closes). */
+  picker?: PickerState;
 }

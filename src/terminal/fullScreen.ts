@@ -16,6 +16,12 @@ const RESET_ATTRIBUTES = '\x1b[0m';
 export interface FullScreenSession {
   /** Restores the terminal; safe to call more than once. */
   restore(): void;
+  /**
+   * Hands the terminal to another program for a while (an external editor): the main screen,
+   * cooked mode, a visible cursor, no bracketed paste. `resume` takes it back (the caller redraws).
+   */
+  suspend(): void;
+  resume(): void;
 }
 
 export interface FullScreenOptions {
@@ -96,5 +102,26 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
   process.on('unhandledRejection', onFatalError);
 
   stdout.write(ENTER_ALT_SCREEN + (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : ''));
-  return { restore };
+  let suspended = false;
+  const suspend = () => {
+    if (restored || suspended) return;
+    suspended = true;
+    try {
+      if (stdin.isTTY && stdin.isRaw) stdin.setRawMode(false);
+    } catch {
+      // Nothing to hand over without a terminal.
+    }
+    stdout.write(RESET_ATTRIBUTES + DISABLE_BRACKETED_PASTE + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+  };
+  const resume = () => {
+    if (restored || !suspended) return;
+    suspended = false;
+    stdout.write(ENTER_ALT_SCREEN + (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : ''));
+    try {
+      if (stdin.isTTY) stdin.setRawMode(true);
+    } catch {
+      // The terminal is gone; the next read will say so.
+    }
+  };
+  return { restore, suspend, resume };
 }

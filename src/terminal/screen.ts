@@ -72,6 +72,32 @@ export class ScreenWriter {
     this.fullRepaint = true;
   }
 
+  private suspended = false;
+
+  /**
+   * Writes nothing until `resume` (another program has the terminal, e.g. an external editor);
+   * frames keep arriving and the last one is drawn whole on resume.
+   */
+  suspend(): void {
+    this.suspended = true;
+  }
+
+  resume(): void {
+    this.suspended = false;
+    this.invalidate();
+    this.render();
+  }
+
+  /**
+   * Writes a terminal request that is not a frame (`:copy`'s OSC 52) at once, between frames, so
+   * the screen writer stays the only writer. False while suspended (nobody would read it).
+   */
+  passthrough(sequence: string): boolean {
+    if (this.suspended) return false;
+    this.target.write(sequence);
+    return true;
+  }
+
   /** Draws `region` over the top-left corner of every frame from now on (undefined: none). */
   setRegion(region: ScreenRegion | undefined): void {
     this.region = region;
@@ -108,6 +134,7 @@ export class ScreenWriter {
    */
   render(frame?: string): void {
     if (frame !== undefined) this.frame = splitLines(frame);
+    if (this.suspended) return;
     const screenRows = this.target.rows || 24;
     const { rows, regionHeight } = this.compose(screenRows);
 

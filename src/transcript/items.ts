@@ -56,7 +56,8 @@ function userLines(item: Extract<ChatItem, { kind: 'user' }>, width: number, ctx
     firstPrefix: [{ text: '› ', style: styles.userPrefix }],
     restPrefix: INDENT,
   });
-  return [...lines, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
+  const chips = (item.attachments ?? []).flatMap((label) => wrapSpans([{ text: `[${sanitize(label, { newlines: 'escape' })}]`, style: styles.userPrefix }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+  return [...lines, ...chips, ...omittedLine(clipped, styles, 'more', width, ctx.expanded ? undefined : EXPAND_HINT)];
 }
 
 const END_NOTES: Record<string, string> = {

@@ -1,6 +1,8 @@
 import { Box } from 'ink';
 import { useEffect, useMemo, useRef } from 'react';
 import { CONNECT_PROMPT_ROWS } from './panels/ConnectPrompt';
+import { pickerHeight } from './panels/Picker';
+import { PickerContainer } from './containers/PickerContainer';
 import { MIN_FRAME_HEIGHT } from './panels/frameLayout';
 import { inputBarHeight } from './panels/InputBar';
 import { WAITING_ROWS } from './panels/WaitingLine';
@@ -71,7 +73,10 @@ export function App() {
   const frame = useActiveFrame(chatWidth, Math.max(MIN_FRAME_HEIGHT, mainHeight - MIN_TRANSCRIPT_ROWS), theme, mainHeight - 1);
   const connectOpen = useAppState((state) => state.sidebarUi.connect !== undefined);
   const detailOpen = useAppState((state) => state.sidebarUi.detail !== undefined && state.focus === 'sidebar');
-  const promptHeight = connectOpen ? CONNECT_PROMPT_ROWS : 0;
+  const pickerOpen = useAppState((state) => state.picker !== undefined);
+  const pickerItems = useAppState((state) => state.picker?.items.length ?? 0);
+  const pickerMax = Math.max(5, mainHeight - MIN_TRANSCRIPT_ROWS);
+  const promptHeight = (connectOpen ? CONNECT_PROMPT_ROWS : 0) + (pickerOpen ? pickerHeight(pickerMax, pickerItems) : 0);
   const showDetail = detailOpen && frame.height === 0;
   const awaiting = useAppState(selectAwaitingFirstByte) && !showDetail && frame.height === 0;
   const waitingHeight = awaiting && mainHeight - promptHeight > WAITING_ROWS + MIN_TRANSCRIPT_ROWS ? WAITING_ROWS : 0;
@@ -106,6 +111,11 @@ export function App() {
               <PanelBoundary name="the frame">{frame.node}</PanelBoundary>
             </>
           )}
+          {pickerOpen ? (
+            <PanelBoundary name="the picker">
+              <PickerContainer width={chatWidth} maxHeight={pickerMax} theme={theme} />
+            </PanelBoundary>
+          ) : null}
           {connectOpen ? (
             <PanelBoundary name="the connect prompt">
               <ConnectContainer width={chatWidth} theme={theme} />

@@ -2,7 +2,7 @@ import { createContext, useContext, useMemo, useRef, type ReactNode } from 'reac
 import { useStore } from 'zustand';
 import type { AppState, AppStore } from '../state/store';
 import type { AppController } from '../runtime/controller';
-import type { CommandSpec } from '../runtime/completion';
+import type { CommandSpec, CompletionSource } from '../runtime/completion';
 import { KeyInput } from '../terminal/keyboard/keyInput';
 import { InputHistory } from '../runtime/inputHistory';
 import type { TranscriptLayer } from '../transcript/layer';
@@ -19,6 +19,13 @@ export interface UiEnv {
   commands?: readonly CommandSpec[];
   /** Saved session ids, newest first, for `:resume <Tab>` (read when Tab is pressed). */
   sessionIds?: () => readonly string[];
+  /** Words completed anywhere in a message (`@path`); see runtime/completion.ts. */
+  completionSources?: readonly CompletionSource[];
+  /**
+   * Ctrl+G: edits `text` in $VISUAL / $EDITOR with the terminal handed over (terminal/external-editor.ts).
+   * Resolves with the saved text, or with why it did not work (the draft is then left as it was).
+   */
+  editExternally?: (text: string) => Promise<{ text: string } | { error: string }>;
   /** In the terminal: draws the transcript beside Ink (see transcript/layer.ts); absent, ChatView renders it. */
   transcriptLayer?: TranscriptLayer;
 }
@@ -49,8 +56,10 @@ export function AppProviders({ store, controller, env, children }: AppProvidersP
       ...(env?.commands ? { commands: env.commands } : {}),
       ...(env?.sessionIds ? { sessionIds: env.sessionIds } : {}),
       ...(env?.transcriptLayer ? { transcriptLayer: env.transcriptLayer } : {}),
+      ...(env?.completionSources ? { completionSources: env.completionSources } : {}),
+      ...(env?.editExternally ? { editExternally: env.editExternally } : {}),
     };
-  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands, env?.sessionIds, env?.transcriptLayer]);
+  }, [env?.keys, env?.history, env?.redraw, env?.modelNames, env?.commands, env?.sessionIds, env?.transcriptLayer, env?.completionSources, env?.editExternally]);
   return (
     <StoreContext.Provider value={store}>
       <ControllerContext.Provider value={controller}>

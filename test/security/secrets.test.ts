@@ -88,6 +88,9 @@ describe('secrets never leak, even when servers echo them', () => {
     await term.waitFor(/web__echo\s+\d+ tok\s+on\s+Echo the text back/);
     await ask(term, ':model');
     await term.waitFor(/key from \$AISH_TEST_KEY/);
+    // The model picker is open: Esc closes it.
+    term.write(keys.escape);
+    await term.waitFor((screen) => !screen.includes('Choose a model'));
     await ask(term, ':mcp list');
     await term.waitFor(/local\s+ready\s+/);
     // The stdio server printed its secret on stderr: shown in the sidebar only once it fails, so make it fail.

@@ -11,6 +11,9 @@ export type WireContentPart =
   | { type: 'input_audio'; input_audio: { data: string; format: string } };
 
 /** OpenAI chat-completions message shapes as sent on the wire. */
+/** Parts of a user message that carries images (OpenAI content parts). */
+export type UserContentPart = WireContentPart;
+
 export type WireMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | WireContentPart[] }

@@ -81,6 +81,8 @@ export const modelSchema = z.strictObject({
    * never sent back as the answer. Default true; false keeps such text as part of the answer.
    */
   inlineReasoning: z.boolean().optional(),
+  /** The model takes images: `@shot.png` and pasted image paths are sent as image parts. Default false. */
+  vision: z.boolean().optional(),
 });
 
 /** MCP log levels, least severe first (`logging/setLevel`). */

@@ -14,7 +14,7 @@
 // - The result is checked before it is sent: a malformed history is refused, never sent.
 import type { WireMessage } from '../broker/types';
 import { effectiveHistory, summaryForModel } from '../context/compact';
-import type { Message } from './types';
+import type { Attachment, Message } from './types';
 
 export interface ContextOptions {
   systemPrompt: string;
@@ -91,10 +91,19 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
   /** Calls whose arguments went out as `{}`, with what the model had sent (see replacedArguments). */
   const replaced = new Map<string, string>();
 
-  const pushUser = (content: string) => {
+  /** Images of the user turns, turned into content parts once the turns' text is complete. */
+  const images = new Map<WireMessage, string[]>();
+  const pushUser = (content: string, imageUrls: readonly string[] = []) => {
     const last = wire[wire.length - 1];
-    if (last && last.role === 'user' && typeof last.content === 'string') last.content = joinBlocks(last.content, content);
-    else wire.push({ role: 'user', content });
+    let turn: WireMessage;
+    if (last && last.role === 'user' && typeof last.content === 'string') {
+      last.content = joinBlocks(last.content, content);
+      turn = last;
+    } else {
+      turn = { role: 'user', content };
+      wire.push(turn);
+    }
+    if (imageUrls.length > 0) images.set(turn, [...(images.get(turn) ?? []), ...imageUrls]);
   };
   const flushTools = () => {
     if (pendingTools.length === 0) return;
@@ -108,7 +117,7 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
         pendingExec.push(formatExec(message));
         break;
       case 'user':
-        pushUser(joinBlocks(...pendingTools, ...pendingExec, message.content));
+        pushUser(joinBlocks(...pendingTools, ...pendingExec, message.content, ...textAttachments(message.attachments)), imageUrls(message.attachments));
         pendingTools = [];
         pendingExec = [];
         break;
@@ -150,7 +159,25 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
   }
   // Results of the last tool round: the model needs them now, not with the next user turn.
   flushTools();
+  for (const [turn, urls] of images) {
+    turn.content = [{ type: 'text', text: turn.content as string }, ...urls.map((url) => ({ type: 'image_url' as const, image_url: { url } }))];
+  }
   return wire;
+}
+
+/** A text attachment as the model reads it: its path, then its text in a fence it cannot close. */
+export function formatTextAttachment(attachment: Pick<Attachment, 'path' | 'data'>): string {
+  const longest = Math.max(2, ...[...attachment.data.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `[file: ${attachment.path}]\n${fence}\n${attachment.data}${attachment.data.endsWith('\n') ? '' : '\n'}${fence}`;
+}
+
+function textAttachments(attachments: readonly Attachment[] | undefined): string[] {
+  return (attachments ?? []).filter((attachment) => attachment.kind === 'text').map(formatTextAttachment);
+}
+
+function imageUrls(attachments: readonly Attachment[] | undefined): string[] {
+  return (attachments ?? []).filter((attachment) => attachment.kind === 'image').map((attachment) => attachment.data);
 }
 
 /**

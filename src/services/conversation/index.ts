@@ -27,7 +27,7 @@ import { ContextError } from './context';
 import { execCommand, type ExecSettings } from './exec';
 import { DEPTH_LIMIT_STATUS, needsUser, runToolCall, unlessAborted } from './tool-call';
 import { runToolSearch } from './tool-search-call';
-import type { ApprovalAnswer, ApprovalRequest, CommandAnswer, ConversationEvent, Message, ProposedCommand } from './types';
+import type { ApprovalAnswer, ApprovalRequest, Attachment, CommandAnswer, ConversationEvent, Message, ProposedCommand } from './types';
 
 export type { ConversationEvent, Message } from './types';
 export type { ContextDeps } from './budget';
@@ -85,6 +85,8 @@ export interface ConversationInput {
   history: readonly Message[];
   /** The new user message; empty to answer the history as it stands (e.g. after a `!command`). */
   text: string;
+  /** Files sent with the new message. */
+  attachments?: Attachment[];
   model: ModelConfig;
   approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   confirmCommand: (command: ProposedCommand) => Promise<CommandAnswer>;
@@ -138,7 +140,9 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
     return { type: 'message', message };
   };
 
-  if (input.text.length > 0) yield append({ id: randomUUID(), role: 'user', content: input.text, at: nowIso() });
+  if (input.text.length > 0 || (input.attachments?.length ?? 0) > 0) {
+    yield append({ id: randomUUID(), role: 'user', content: input.text, at: nowIso(), ...(input.attachments?.length ? { attachments: input.attachments } : {}) });
+  }
 
   let finishReason: string = 'stop';
   let finalText = '';

@@ -28,8 +28,22 @@ export interface ToolCallRecord {
  * The conversation history. This is what the session log stores and what is turned into wire
  * messages (context.ts). Every message has an id so the UI can cache its rendering.
  */
+/**
+ * A file sent with a message (`@path`, or an image path pasted into the input): its text, or an
+ * image as a `data:` URL. Kept in the history and the session log, so a resumed or retried turn
+ * sends the same bytes without reading the file again.
+ */
+export interface Attachment {
+  /** As the user named it (relative to the working directory, or the pasted path). */
+  path: string;
+  kind: 'text' | 'image';
+  bytes: number;
+  /** The text of a text file; a `data:<mime>;base64,…` URL for an image. */
+  data: string;
+}
+
 export type Message =
-  | { id: string; role: 'user'; content: string; at: string }
+  | { id: string; role: 'user'; content: string; at: string; attachments?: Attachment[] }
   | {
       id: string;
       role: 'assistant';

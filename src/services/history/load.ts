@@ -23,6 +23,8 @@ export interface SessionSummary {
   bytes: number;
   /** The first user message, shortened (raw: sanitize before display). */
   preview: string;
+  /** The model named in the session's header (raw: sanitize before display). */
+  model?: string;
 }
 
 export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted: the session ended before it finished';
@@ -35,8 +37,13 @@ function asMessage(value: unknown): Message | undefined {
   const message = value as Record<string, unknown>;
   if (!isString(message.id) || !isString(message.at)) return undefined;
   switch (message.role) {
-    case 'user':
-      return isString(message.content) ? (message as unknown as Message) : undefined;
+    case 'user': {
+      if (!isString(message.content)) return undefined;
+      // Attachments from a file are believed only in the shape this app writes; others are dropped.
+      const { attachments, ...rest } = message;
+      const valid = Array.isArray(attachments) && attachments.every((entry) => entry && isString(entry.path) && isString(entry.data) && typeof entry.bytes === 'number' && (entry.kind === 'text' || (entry.kind === 'image' && /^data:image\/(png|jpeg|gif|webp);base64,/.test(entry.data))));
+      return (valid && attachments.length > 0 ? { ...rest, attachments } : rest) as unknown as Message;
+    }
     case 'assistant': {
       if (!isString(message.content)) return undefined;
       const calls = message.toolCalls;
@@ -117,6 +124,12 @@ export function loadSession(dir: string, id: string): LoadedSession {
       header ??= record as SessionHeader;
       continue;
     }
+    const rewound = (record as { to?: unknown }).to;
+    if (value.type === 'rewind' && isString(rewound)) {
+      const at = messages.findLastIndex((message) => message.id === rewound);
+      if (at >= 0) messages.splice(at);
+      continue;
+    }
     if (value.type === 'withdrawn' && isString(value.id)) {
       const at = messages.findLastIndex((message) => message.id === value.id);
       if (at >= 0) messages.splice(at, 1);
@@ -135,24 +148,27 @@ export function loadSession(dir: string, id: string): LoadedSession {
   return { id, file, ...(header ? { header } : {}), messages: repaired.messages, warnings };
 }
 
-/** The first user message of a session file, read from its first 64 KB only. */
-function previewOf(file: string): string {
+/** The first user message of a session file and its header's model, read from its first 64 KB only. */
+function previewOf(file: string): { preview: string; model?: string } {
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const size = readSync(fd, buffer, 0, buffer.length, 0);
+    let model: string | undefined;
+    const withModel = (preview: string) => (model !== undefined ? { preview, model } : { preview });
     for (const line of buffer.subarray(0, size).toString('utf8').split('\n')) {
       try {
-        const record = JSON.parse(line) as { type?: string; message?: { role?: string; content?: unknown } };
+        const record = JSON.parse(line) as { type?: string; model?: unknown; message?: { role?: string; content?: unknown } };
+        if (record.type === 'session' && typeof record.model === 'string') model ??= record.model;
         if (record.type === 'message' && record.message?.role === 'user' && typeof record.message.content === 'string') {
           const oneLine = record.message.content.replace(/\s+/g, ' ').trim();
-          return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
+          return withModel(oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine);
         }
       } catch {
         // A torn line: look further.
       }
     }
-    return '';
+    return withModel('');
   } finally {
     closeSync(fd);
   }
@@ -175,7 +191,7 @@ export function listSessions(dir: string): SessionSummary[] {
     try {
       const stat = statSync(file);
       if (!stat.isFile()) continue;
-      sessions.push({ id, file, modifiedAt: stat.mtime, bytes: stat.size, preview: previewOf(file) });
+      sessions.push({ id, file, modifiedAt: stat.mtime, bytes: stat.size, ...previewOf(file) });
     } catch {
       // Vanished or unreadable: not listed.
     }

@@ -22,7 +22,11 @@ export interface SessionHeader {
  * `withdrawn`: a user message that got no answer and was taken back (cancelled or failed before
  * any answer); it stays in the file as written but is no longer part of the conversation.
  */
-export type SessionRecord = SessionHeader | { type: 'message'; message: Message } | { type: 'withdrawn'; id: string };
+/**
+ * `rewind`: the user went back to the message `to` (`:rewind`, `:retry`): it and everything after
+ * it leave the conversation; they stay in the file as written.
+ */
+export type SessionRecord = SessionHeader | { type: 'message'; message: Message } | { type: 'withdrawn'; id: string } | { type: 'rewind'; to: string };
 
 export interface SessionLog {
   readonly id: string;
@@ -30,6 +34,8 @@ export interface SessionLog {
   append(message: Message): void;
   /** Takes a message out of the conversation (see SessionRecord `withdrawn`). */
   withdraw(id: string): void;
+  /** Takes `id` and everything after it out of the conversation (see SessionRecord `rewind`). */
+  rewind(to: string): void;
   /** Forces what was appended onto the disk (end of each turn). */
   flush(): void;
   close(): void;
@@ -137,6 +143,15 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       try {
         const record: SessionRecord = { type: 'withdrawn', id };
         writeSync(open(), recordLine(record));
+      } catch (error) {
+        fail(error);
+      }
+    },
+    rewind(to) {
+      if (failed) return;
+      try {
+        const record: SessionRecord = { type: 'rewind', to };
+        writeSync(open(), `${JSON.stringify(record)}\n`);
       } catch (error) {
         fail(error);
       }

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ContextSnapshot, ConversationEvent, Message } from '../../services/conversation/types';
+import type { Attachment, ContextSnapshot, ConversationEvent, Message } from '../../services/conversation/types';
 import type { ContextWindow } from '../../services/context/window';
 import type { ChatItem, ChatSlice } from '../types';
 import type { AppState } from '../store';
@@ -12,7 +12,7 @@ export interface ChatActions {
   /** Shows a resumed or imported history (never re-runs anything). */
   loadHistory: (messages: Message[]) => void;
   addStatus: (level: 'info' | 'warn' | 'error', text: string) => void;
-  addUserItem: (id: string, text: string) => void;
+  addUserItem: (id: string, text: string, attachments?: string[]) => void;
   /** Takes an unanswered user message out of the conversation and the transcript. */
   withdrawUserMessage: (id: string) => void;
   clearChat: () => void;
@@ -35,6 +35,12 @@ export function compactionItem(message: Extract<Message, { role: 'compaction' }>
     ...(message.tokensBefore !== undefined ? { tokensBefore: message.tokensBefore } : {}),
     ...(message.tokensAfter !== undefined ? { tokensAfter: message.tokensAfter } : {}),
   };
+}
+
+/** How an attached file shows in the transcript (raw: sanitized when drawn). */
+export function attachmentLabel(attachment: Pick<Attachment, 'path' | 'kind' | 'bytes'>): string {
+  const size = attachment.bytes < 1024 ? `${attachment.bytes} B` : `${Math.ceil(attachment.bytes / 1024)} KB`;
+  return `${attachment.kind === 'image' ? 'image ' : ''}${attachment.path} · ${size}`;
 }
 
 let nextItemId = 0;
@@ -71,7 +77,7 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        items.push({ kind: 'user', id: message.id, version: 0, text: message.content });
+        items.push({ kind: 'user', id: message.id, version: 0, text: message.content, ...(message.attachments?.length ? { attachments: message.attachments.map(attachmentLabel) } : {}) });
         break;
       case 'assistant':
         items.push({
@@ -218,7 +224,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   // Status lines already shown (start-up notices, a damaged log's warnings) stay, after the history.
   loadHistory: (messages) => set((state) => ({ messages: [...messages], items: [...itemsFromMessages(messages), ...state.items.filter((item) => item.kind === 'status')] })),
   addStatus: (level, text) => set((state) => ({ items: [...state.items, { kind: 'status', id: newItemId('s'), version: 0, level, text }] })),
-  addUserItem: (id, text) => set((state) => ({ items: [...state.items, { kind: 'user', id, version: 0, text }] })),
+  addUserItem: (id, text, attachments) => set((state) => ({ items: [...state.items, { kind: 'user', id, version: 0, text, ...(attachments?.length ? { attachments } : {}) }] })),
   withdrawUserMessage: (id) =>
     set((state) => ({
       messages: state.messages.filter((message) => !(message.id === id && message.role === 'user')),

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { EditorState, Focus, FormUi, FrameUi, SidebarUi, UiSlice } from '../types';
+import type { EditorState, Focus, FormUi, FrameUi, PickerState, SidebarUi, UiSlice } from '../types';
 import type { AppState } from '../store';
 
 export interface UiActions {
@@ -25,6 +25,10 @@ export interface UiActions {
   /** Expands a transcript item (tool result) or folds it again. */
   toggleExpanded: (id: string) => void;
   setExpandedIds: (ids: string[]) => void;
+  /** Opens a picker (replacing one that is open) or closes it (undefined). */
+  setPicker: (picker: PickerState | undefined) => void;
+  /** Changes the open picker (items arriving, filter, selection); nothing when none is open. */
+  updatePicker: (update: Partial<PickerState>) => void;
 }
 
 export const EMPTY_EDITOR: EditorState = { text: '', cursor: 0, pastes: {}, literal: false, killed: '' };
@@ -81,4 +85,6 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice & UiActions> 
   toggleExpanded: (id) =>
     set((state) => ({ expandedIds: state.expandedIds.includes(id) ? state.expandedIds.filter((entry) => entry !== id) : [...state.expandedIds, id] })),
   setExpandedIds: (expandedIds) => set({ expandedIds }),
+  setPicker: (picker) => set({ picker }),
+  updatePicker: (update) => set((state) => (state.picker ? { picker: { ...state.picker, ...update } } : {})),
 });

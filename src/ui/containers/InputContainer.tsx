@@ -5,7 +5,6 @@ import { selectEditor, selectFocus, selectFrameWaiting, selectSomethingRuns } fr
 import type { AppStore } from '../../state/store';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import type { EditorState } from '../../state/types';
-import { commonPrefix, DEFAULT_COMMANDS, findCompletion, type CompletionSources } from '../../runtime/completion';
 import type { AppController } from '../../runtime/controller';
 import { flashHint } from '../../runtime/hints';
 import { applyEditorKey, COLLAPSE_CHARS, COLLAPSE_LINES, editorFromText, expandText, insertText, lineCount } from '../input/editor';
@@ -13,24 +12,11 @@ import { KeyPriority } from '../../terminal/keyboard/keyInput';
 import { MAX_PASTE_CHARS } from '../../terminal/keyboard/tokenizer';
 import type { KeyEvent } from '../../terminal/keyboard/keys';
 import { useKeys } from '../keys/useKeys';
+import { clearCompletionHint, complete, dropStaleCompletionHint, type CompletionCycle } from './inputCompletion';
+import { completesWithTab } from '../input/completes';
 import { actionFor, runAction, type ActionHandlers, type KeyAction } from '../keys/keymap';
 import { HistoryCursor } from '../../runtime/inputHistory';
 import { useAppState, useAppStoreApi, useController, useUiEnv, type UiEnv } from '../StoreContext';
-
-interface CompletionCycle {
-  /** The text Tab produced last; another Tab on the same text moves on to the next candidate. */
-  text: string;
-  from: number;
-  candidates: string[];
-  index: number;
-}
-
-function completionSources(store: AppStore, env: UiEnv, controller?: AppController): CompletionSources {
-  const state = store.getState();
-  const tools: string[] = [];
-  for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
-  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [], roots: controller?.roots?.() ?? [] };
-}
 
 export interface InputKeyDeps {
   store: AppStore;
@@ -42,6 +28,10 @@ export interface InputKeyDeps {
   cycle: { current: CompletionCycle | undefined };
   /** The text the last history step put in the input. */
   recalledText?: string;
+  /** Ctrl+X was pressed: Ctrl+E next opens the external editor. */
+  chordPending?: boolean;
+  /** When Esc was pressed on an empty, idle input (a second one soon after opens `:rewind`). */
+  lastEscapeAt?: number;
   /**
    * What Tab put in the status bar and the text it was for: the candidates (kept while Tab cycles
    * through them), or `nothing to complete` (`once`: gone with the next key).
@@ -49,68 +39,8 @@ export interface InputKeyDeps {
   completionHint?: { hint: string; text: string; once?: boolean };
 }
 
-const NOTHING_TO_COMPLETE = 'nothing to complete';
-
-/** Takes down what an earlier Tab put in the status bar, if it is still there. */
-function clearCompletionHint(deps: InputKeyDeps): void {
-  const shown = deps.completionHint;
-  if (!shown) return;
-  deps.completionHint = undefined;
-  if (deps.store.getState().hint === shown.hint) deps.store.getState().setHint(undefined);
-}
-
-function complete(deps: InputKeyDeps, editor: EditorState): void {
-  const { store } = deps;
-  const text = editor.text;
-  const cycle = deps.cycle.current;
-  const set = (next: string) => store.getState().setEditor({ ...editorFromText(next), killed: editor.killed });
-  if (cycle && cycle.text === text) {
-    const index = (cycle.index + 1) % cycle.candidates.length;
-    const next = text.slice(0, cycle.from) + cycle.candidates[index]!;
-    deps.cycle.current = { ...cycle, text: next, index };
-    set(next);
-    // Cycling keeps the list it cycles through on show.
-    if (deps.completionHint) deps.completionHint = { ...deps.completionHint, text: next };
-    return;
-  }
-  // A new completion: whatever an earlier Tab said (candidates, or that there was nothing) is stale.
-  clearCompletionHint(deps);
-  const found = findCompletion(text, completionSources(store, deps.env, deps.controller));
-  if (!found || found.candidates.length === 0) {
-    flashHint(store, NOTHING_TO_COMPLETE);
-    deps.completionHint = { hint: NOTHING_TO_COMPLETE, text, once: true };
-    return;
-  }
-  if (found.candidates.length === 1) {
-    set(text.slice(0, found.from) + found.candidates[0]! + ' ');
-    return;
-  }
-  const prefix = commonPrefix(found.candidates);
-  if (prefix.length > found.word.length) {
-    set(text.slice(0, found.from) + prefix);
-  } else {
-    const next = text.slice(0, found.from) + found.candidates[0]!;
-    deps.cycle.current = { text: next, from: found.from, candidates: found.candidates, index: 0 };
-    set(next);
-  }
-  const hint = found.candidates.join('  ');
-  flashHint(store, hint, 5000);
-  deps.completionHint = { hint, text: store.getState().editor.text };
-}
-
-/** Candidates listed for another text are stale: they go as soon as the input changes. */
-function dropStaleCompletionHint(deps: InputKeyDeps): void {
-  const shown = deps.completionHint;
-  if (!shown) return;
-  const state = deps.store.getState();
-  if (state.hint !== shown.hint) {
-    deps.completionHint = undefined;
-    return;
-  }
-  if (state.editor.text === shown.text) return;
-  deps.completionHint = undefined;
-  state.setHint(undefined);
-}
+/** Two Esc presses this close on an empty input open `:rewind`. */
+export const DOUBLE_ESCAPE_MS = 800;
 
 function submit(deps: InputKeyDeps, editor: EditorState): void {
   const { store, controller, env } = deps;
@@ -119,6 +49,14 @@ function submit(deps: InputKeyDeps, editor: EditorState): void {
   const state = store.getState();
   if (selectFrameWaiting(state)) {
     flashHint(store, 'answer the frame above first');
+    return;
+  }
+  // An unknown `/word` or an attachment that cannot go: the draft stays, and the hint says why.
+  const problem = controller.precheck?.(text, editor.literal ? { literal: true } : undefined);
+  if (problem) {
+    // The whole reason goes into the transcript (a status bar is too narrow for it).
+    state.addStatus('warn', `not sent: ${problem}`);
+    flashHint(store, 'not sent (see above); your message is still in the input', 6000);
     return;
   }
   env.history.add(text, editor.literal === true);
@@ -185,24 +123,70 @@ function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
  */
 export const INPUT_ACTIONS = {
   'input.cancel': (deps) => {
-    if (selectSomethingRuns(deps.store.getState()) && deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+    const state = deps.store.getState();
+    if (selectSomethingRuns(state)) {
+      if (deps.controller.cancel()) flashHint(deps.store, 'cancelled');
+      deps.lastEscapeAt = undefined;
+      return true;
+    }
+    // Esc twice on an empty input: go back to an earlier message (`:rewind`).
+    const now = Date.now();
+    if (state.editor.text.length === 0 && deps.lastEscapeAt !== undefined && now - deps.lastEscapeAt <= DOUBLE_ESCAPE_MS) {
+      deps.lastEscapeAt = undefined;
+      deps.controller.submit(':rewind');
+      return true;
+    }
+    deps.lastEscapeAt = state.editor.text.length === 0 ? now : undefined;
     return true;
   },
   'input.complete': (deps) => {
     const editor = deps.store.getState().editor;
-    if (!editor.text.startsWith(':') || editor.literal) return false;
+    if (!completesWithTab(editor)) return false;
     complete(deps, editor);
     return true;
   },
+  'input.externalEditor': (deps) => openExternalEditor(deps),
+  'input.chordPrefix': (deps) => {
+    deps.chordPending = true;
+    return true;
+  },
+  // Ctrl+E is the end of the line unless it follows Ctrl+X.
+  'input.chordEditor': (deps) => (deps.chordPending ? openExternalEditor(deps) : false),
   'input.historyPrevious': (deps) => walkHistory(deps, deps.store.getState().editor, 'up'),
   'input.historyNext': (deps) => walkHistory(deps, deps.store.getState().editor, 'down'),
 } satisfies ActionHandlers<KeyAction, [InputKeyDeps]>;
+
+/** Ctrl+G: the draft goes to $VISUAL / $EDITOR; what is saved there comes back as the draft. */
+function openExternalEditor(deps: InputKeyDeps): boolean {
+  deps.chordPending = false;
+  const { store, env } = deps;
+  if (!env.editExternally) {
+    flashHint(store, 'no external editor here');
+    return true;
+  }
+  const before = store.getState().editor;
+  void env.editExternally(expandText(before)).then((result) => {
+    const state = store.getState();
+    if ('error' in result) {
+      // The draft is left exactly as it was.
+      state.addStatus('error', `external editor: ${result.error}; your draft is unchanged`);
+      return;
+    }
+    // Typing while the editor was open is not possible (the terminal was the editor's), so the
+    // draft is still `before`: replace it.
+    state.setEditor({ ...editorFromText(result.text), killed: before.killed });
+  });
+  return true;
+}
 
 /** Keys for the focused input: editing, sending, history, completion, Esc to cancel. */
 export function handleInputKey(deps: InputKeyDeps, key: KeyEvent): boolean {
   const state = deps.store.getState();
   if (state.focus !== 'input') return false;
   const editor = state.editor;
+  const chord = deps.chordPending;
+  if (chord && actionFor('input', key) !== 'input.chordEditor') deps.chordPending = false;
+  if (actionFor('input', key) !== 'input.cancel') deps.lastEscapeAt = undefined;
   // `nothing to complete` answered one Tab; the next key (typing, moving, another Tab) ends it.
   if (deps.completionHint?.once) clearCompletionHint(deps);
 
@@ -243,7 +227,7 @@ export const InputContainer = memo(function InputContainer({ width, maxRows, the
   const env = useUiEnv();
   const editor = useAppState(selectEditor);
   // A frame or the connect prompt takes the keys while the focus stays here: no cursor then.
-  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined);
+  const focused = useAppState((state) => selectFocus(state) === 'input' && !selectFrameWaiting(state) && state.sidebarUi.connect === undefined && state.picker === undefined);
   const deps = useRef<InputKeyDeps | undefined>(undefined);
   deps.current ??= { store, controller, env, history: new HistoryCursor(env.history), stash: { current: undefined }, cycle: { current: undefined } };
   deps.current.controller = controller;

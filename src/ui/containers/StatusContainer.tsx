@@ -24,6 +24,7 @@ export function keyContext(state: AppState): KeyContext {
   if (state.approvals.length > 0) return 'approval';
   if (state.elicitations[0]) return state.elicitations[0].request.mode === 'form' ? 'form' : 'link';
   if (state.commands.length > 0) return 'command';
+  if (state.picker) return 'picker';
   if (state.samplings.length > 0) return 'sampling';
   if (state.sidebarUi.connect) return 'prompt';
   if (state.focus === 'sidebar' && state.sidebarUi.detail) return 'details';

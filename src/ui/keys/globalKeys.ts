@@ -3,6 +3,7 @@ import type { AppStore } from '../../state/store';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import { sidebarShown } from '../../state/selectors';
 import type { AppController } from '../../runtime/controller';
+import { completesWithTab } from '../input/completes';
 import { actionFor, runAction, type ActionHandlers, type KeyAction, type KeyContext } from './keymap';
 import type { KeyEvent } from '../../terminal/keyboard/keys';
 
@@ -90,8 +91,8 @@ function transcriptEnds({ store, from }: NavigationArgs): boolean {
 
 function moveFocus({ store, geometry }: NavigationArgs, direction: 1 | -1): boolean {
   const state = store.getState();
-  // `:` commands complete with Tab in the input.
-  if (direction === 1 && state.focus === 'input' && state.editor.text.startsWith(':') && !state.editor.literal) return false;
+  // `:` and `/` commands and `@file` paths complete with Tab in the input.
+  if (direction === 1 && state.focus === 'input' && completesWithTab(state.editor)) return false;
   state.cycleFocus(direction, sidebarShown(state, geometry.columns));
   return true;
 }

@@ -14,7 +14,7 @@ import type { KeyEvent } from '../../terminal/keyboard/keys';
  * answer), not the table's.
  */
 
-export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'form' | 'link' | 'sampling' | 'line' | 'details' | 'prompt';
+export type KeyContext = 'everywhere' | 'input' | 'edit' | 'sidebar' | 'chat' | 'approval' | 'command' | 'form' | 'link' | 'sampling' | 'line' | 'details' | 'prompt' | 'picker';
 
 export interface KeyBinding {
   keys: string;
@@ -38,9 +38,10 @@ export const KEYMAP = [
 
   { where: 'input', keys: 'Enter', does: 'send the message (or run the :command / !shell command)', short: 'Enter send', bind: { return: 'input.send' } },
   { where: 'input', keys: 'Ctrl+J / Alt+Enter', does: 'insert a newline (also Shift+Enter / Ctrl+Enter where the terminal tells them apart)', short: 'Ctrl+J newline', bind: { 'ctrl+j': 'input.newline', 'alt+return': 'input.newline', 'shift+return': 'input.newline', 'ctrl+return': 'input.newline' } },
-  { where: 'input', keys: 'Esc', does: 'cancel the running answer or tool; a message that got no answer yet, and any queued behind it, go back into the input', short: 'Esc cancel', bind: { escape: 'input.cancel' } },
+  { where: 'input', keys: 'Esc', does: 'cancel the running answer or tool; a message that got no answer yet, and any queued behind it, go back into the input; twice on an empty input: pick an earlier message to go back to (:rewind)', short: 'Esc cancel', bind: { escape: 'input.cancel' } },
   { where: 'input', keys: '↑ / ↓', does: 'previous / next message from the input history (on the first / last line)', bind: { up: 'input.historyPrevious', down: 'input.historyNext' } },
-  { where: 'input', keys: 'Tab', does: 'complete a :command, model name or server alias (when the input starts with :)', bind: { tab: 'input.complete' } },
+  { where: 'input', keys: 'Tab', does: 'complete a :command or /command, model name or server alias (when the input starts with : or /), or an @file path', bind: { tab: 'input.complete' } },
+  { where: 'input', keys: 'Ctrl+G / Ctrl+X Ctrl+E', does: 'edit the message in $VISUAL / $EDITOR; what you save becomes the input', bind: { 'ctrl+g': 'input.externalEditor', 'ctrl+x': 'input.chordPrefix', 'ctrl+e': 'input.chordEditor' } },
   { where: 'input', keys: 'Home / End', does: 'with an empty input: top / bottom of the transcript; else start / end of the line', bind: { home: 'transcript.top', end: 'transcript.bottom' } },
 
   { where: 'edit', keys: '← / →', does: 'back / forward one character (also Ctrl+B / Ctrl+F)', bind: { left: 'edit.charLeft', right: 'edit.charRight', 'ctrl+b': 'edit.charLeft', 'ctrl+f': 'edit.charRight' } },
@@ -115,6 +116,11 @@ export const KEYMAP = [
   { where: 'prompt', keys: 'Enter', does: 'next field / connect (also Ctrl+J)', short: 'Enter next', bind: { return: 'prompt.submit', 'ctrl+j': 'prompt.submit' } },
   { where: 'prompt', keys: 'Tab', does: 'the other field (Shift+Tab too)', bind: { tab: 'prompt.switchField', 'shift+tab': 'prompt.switchField' } },
   { where: 'prompt', keys: 'Esc', does: 'cancel', short: 'Esc cancel', bind: { escape: 'prompt.cancel' } },
+
+  { where: 'picker', keys: '↑ / ↓', does: 'select a row (PgUp / PgDn a page)', short: '↑↓ select', bind: { up: 'picker.up', down: 'picker.down', pageup: 'picker.pageUp', pagedown: 'picker.pageDown' } },
+  { where: 'picker', keys: 'Enter', does: 'choose the selected row', short: 'Enter choose', bind: { return: 'picker.choose' } },
+  { where: 'picker', keys: 'Esc', does: 'close without choosing', short: 'Esc close', bind: { escape: 'picker.close' } },
+  { where: 'picker', keys: 'other letters', does: 'filter the list (the editing keys work on the filter)', bind: { other: 'picker.filter' } },
 
   { where: 'chat', keys: '↑ / ↓', does: 'scroll the transcript a line', short: '↑↓ scroll', bind: { up: 'chat.lineUp', down: 'chat.lineDown' } },
   { where: 'chat', keys: 'PgUp / PgDn', does: 'scroll a page', bind: { pageup: 'transcript.pageUp', pagedown: 'transcript.pageDown' } },
@@ -218,7 +224,7 @@ export function runAction<A extends string, Args extends unknown[]>(handlers: Ac
 const CONTEXT_TITLES: Record<KeyContext, string> = {
   everywhere: 'Everywhere',
   input: 'Input',
-  edit: 'Editing (the input, the reason and command lines, the connect prompt)',
+  edit: 'Editing (the input, the reason and command lines, the connect prompt, a picker\'s filter)',
   approval: 'Tool call frame',
   command: 'Command frame',
   form: 'Form frame (a server asks for input)',
@@ -228,6 +234,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   sidebar: 'Sidebar',
   details: 'Tool details',
   prompt: 'Connect prompt',
+  picker: 'Picker (:model, :resume, :rewind)',
   chat: 'Chat',
 };
 

@@ -28,7 +28,7 @@ type InputMode = 'chat' | 'command' | 'shell';
 
 export function inputMode(editor: Pick<EditorState, 'text' | 'literal'>): InputMode {
   if (editor.literal) return 'chat';
-  if (editor.text.startsWith(':')) return 'command';
+  if (editor.text.startsWith(':') || /^\/[A-Za-z][\w-]*(\s|$)/.test(editor.text)) return 'command';
   if (editor.text.startsWith('!')) return 'shell';
   return 'chat';
 }

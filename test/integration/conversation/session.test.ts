@@ -285,10 +285,12 @@ describe('the TUI session', () => {
     // Long output is shown unfolded.
     expect(store.getState().expandedIds).toContain(store.getState().items.at(-1)!.id);
 
+    // Without a name, a picker of the configured models (and what their servers offer).
     s.submit(':model');
-    await until(store, () => last().includes('switch with :model <name>') || undefined);
-    expect(last()).toMatch(/^\* scripted\s+scripted\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+\(no key\)$/m);
-    expect(last()).toMatch(/^  local\s+local\s+http:\/\/127\.0\.0\.1:8080\/v1/m);
+    const picker = store.getState().picker!;
+    expect(picker.items.slice(0, 3).map((item) => [item.label, item.detail])).toContainEqual(['* scripted', expect.stringMatching(/^scripted at 127\.0\.0\.1:\d+ \(no key\)$/)]);
+    expect(picker.items.map((item) => item.label)).toContain('local');
+    store.getState().setPicker(undefined);
     s.submit(':model local');
     await until(store, (state) => state.modelName === 'local' || undefined);
     s.submit(':model nosuch');

@@ -5,6 +5,7 @@ import { actionFor, KEYMAP, letterFor, parseSpec, type KeyAction, type KeyBindin
 import { CHAT_ACTIONS, CORE_ACTIONS, NAVIGATION_ACTIONS } from '../../../src/ui/keys/globalKeys';
 import { CONNECT_ACTIONS, DETAIL_ACTIONS, SIDEBAR_ACTIONS } from '../../../src/ui/containers/SidebarContainer';
 import { INPUT_ACTIONS } from '../../../src/ui/containers/InputContainer';
+import { PICKER_ACTIONS } from '../../../src/ui/containers/PickerContainer';
 import { APPROVAL_DELAY_MS, FRAME_BUTTON_ACTIONS, frameKey, newFrameUi, type FrameKeyContext } from '../../../src/ui/keys/frameKeys';
 import { applyEditorKey, editorFromText } from '../../../src/ui/input/editor';
 import { APPROVAL_BUTTONS } from '../../../src/ui/panels/ApprovalFrame';
@@ -32,7 +33,7 @@ const specs = (contexts: readonly KeyContext[]) =>
   table.filter((binding) => contexts.includes(binding.where)).flatMap((binding) => Object.entries(binding.bind).map(([spec, action]) => ({ context: binding.where, spec, action })));
 
 /** The handlers that are action maps, keyed by action id. */
-const ACTION_MAPS = { CORE_ACTIONS, NAVIGATION_ACTIONS, CHAT_ACTIONS, SIDEBAR_ACTIONS, CONNECT_ACTIONS, DETAIL_ACTIONS, INPUT_ACTIONS };
+const ACTION_MAPS = { CORE_ACTIONS, NAVIGATION_ACTIONS, CHAT_ACTIONS, SIDEBAR_ACTIONS, CONNECT_ACTIONS, DETAIL_ACTIONS, INPUT_ACTIONS, PICKER_ACTIONS };
 /** Contexts whose handlers are a switch over the table's actions (tested by running them below). */
 const SWITCH_CONTEXTS: readonly KeyContext[] = ['approval', 'command', 'form', 'link', 'sampling', 'line', 'edit'];
 /** Actions of the input context that the line editor carries out (it reads them from the table). */
@@ -42,7 +43,7 @@ describe('the key table is the dispatch table', () => {
   it('every spec parses, names a key the entry shows, and finds its own action', () => {
     const label = (base: string) =>
       ({ up: '↑', down: '↓', left: '←', right: '→', return: 'Enter', escape: 'Esc', pageup: 'PgUp', pagedown: 'PgDn', backspace: 'Backspace', delete: 'Delete', home: 'Home', end: 'End', tab: 'Tab', paste: 'paste', other: 'other letters' })[base] ?? (base.length === 1 ? base.toUpperCase() : base);
-    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'form', 'link', 'sampling', 'line', 'details', 'prompt'])) {
+    for (const { context, spec, action } of specs(['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'form', 'link', 'sampling', 'line', 'details', 'prompt', 'picker'])) {
       const { ctrl, meta, shift, base } = parseSpec(spec);
       const binding = table.find((entry) => entry.where === context && entry.bind[spec] === action)!;
       const shown = `${binding.keys} ${binding.does}`;
@@ -134,9 +135,9 @@ describe('the key table is the dispatch table', () => {
   });
 
   it('keys the table does not list do nothing in the editor and the panels', () => {
-    const unlisted = [makeKey('char:g', { ctrl: true, text: 'g' }), makeKey('char:z', { meta: true, text: 'z' }), makeKey('f5'), makeKey('insert')];
+    const unlisted = [makeKey('char:t', { ctrl: true, text: 't' }), makeKey('char:z', { meta: true, text: 'z' }), makeKey('f5'), makeKey('insert')];
     for (const key of unlisted) {
-      for (const context of ['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'line', 'details', 'prompt'] as const) {
+      for (const context of ['everywhere', 'input', 'edit', 'sidebar', 'chat', 'approval', 'command', 'line', 'details', 'prompt', 'picker'] as const) {
         expect(actionFor(context, key), `${context} ${key.name}`).toBeUndefined();
       }
       expect(applyEditorKey(editorFromText('abc'), key, { multiline: true }).kind).toBe('ignored');
