@@ -165,7 +165,7 @@ function compactionLines(item: Extract<ChatItem, { kind: 'compaction' }>, width:
     lines.push(serialize(truncateSpans([{ text: `  summary sent instead; the full history stays in the session log · ${EXPAND_HINT.replace('them', 'it')}`, style: styles.muted }], width)));
     return lines;
   }
-  if (item.focus) lines.push(...wrapSpans([{ text: `focus: ${sanitize(item.focus)}`, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+  if (item.focus) pushAll(lines, wrapSpans([{ text: `focus: ${sanitize(item.focus)}`, style: styles.muted }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
   const clipped = clipHead(item.summary, LIMITS.expandedLines, LIMITS.expandedChars);
   const body = renderMarkdown(sanitize(clipped.text), Math.max(1, width - 2), { styles, waitingForHighlighter: false, listDepth: 0 });
   const indent = serialize(INDENT);

@@ -37,7 +37,7 @@ describe('status bar', () => {
     h = app.render({ columns: 140 });
     expect(h.screen()).toContain('Enter send · Ctrl+J newline · Tab focus · Ctrl+D quit');
     await h.type('\t');
-    expect(h.screen()).toContain('↑↓ select · Enter open · i info · r reconnect · d disconnect · c connect · p rules · Tab focus');
+    expect(h.screen()).toContain('↑↓ select · Enter open · i info · r reconnect · d disconnect · c connect · p rules · Space on/off · Tab focus');
     await h.type('\t');
     expect(h.screen()).toContain('↑↓ scroll · Home/End · r reasoning · x expand · Tab focus');
     h.store.getState().setHint('something to know');

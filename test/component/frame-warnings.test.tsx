@@ -88,6 +88,9 @@ describe('command frame: dangerous shapes and hidden characters', () => {
     await pastDelay();
     await h.type('y');
     expect(h.screen()).toContain('hidden characters: edit it with e first');
+    // Enter on Run (chosen on purpose: a new frame starts on skip) refuses too.
+    await h.type('\x1b[D');
+    await h.type('\x1b[D');
     await h.type('\r');
     expect(probe.answer).toBeUndefined();
     await h.type('e');

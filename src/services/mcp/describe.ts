@@ -96,7 +96,10 @@ export function describeTool(servers: readonly ServerSnapshot[], name: string): 
   const lookAlike = lookAlikeNote(info.name);
   if (lookAlike) lines.push(`▲ non-ASCII: the name ${sanitizeName(info.name)} holds ${lookAlike}; it may imitate another name`);
   const hidden = hiddenTextFindings(info);
-  if (hidden.length > 0) lines.push('▲ hidden text: invisible or control characters, removed from what the model receives:', ...hidden.map((line) => `  ${line}`));
+  if (hidden.length > 0) {
+    lines.push('▲ hidden text: invisible or control characters, removed from what the model receives:');
+    pushAll(lines, hidden.map((line) => `  ${line}`));
+  }
   if (info.title) lines.push(`title: ${info.title}`);
   if (info.description) pushAll(lines, info.description.split(/\r?\n/));
   if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);

@@ -70,7 +70,7 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   }
   if (warnings.length > MAX_HEADER_WARNINGS) {
     body.push([], [{ text: 'why this call asks:', tone: 'warn' }]);
-    for (const warning of warnings) body.push(...wrapWords(`• ${warning}`, columns, 'warn'));
+    for (const warning of warnings) pushAll(body, wrapWords(`• ${warning}`, columns, 'warn'));
   }
   const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
   return { header, compactHeader, oneRowHeader, bodyLabel, body };

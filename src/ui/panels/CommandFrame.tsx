@@ -20,10 +20,10 @@ export const COMMAND_BUTTONS: FrameButton[] = [
 export function commandParts(command: string, columns: number, check: Pick<ProposedCommand, 'warnings' | 'mustEdit'> = {}): FrameParts {
   const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
   const compactHeader: Line[] = [];
-  for (const warning of check.warnings ?? []) header.push(...wrapWords(`▲ This command ${sanitizeLabel(warning)}.`, columns, 'warn'));
-  if (check.mustEdit) header.push(...wrapWords(`▲ It cannot run as proposed: ${sanitizeLabel(check.mustEdit)}. e edits it without them.`, columns, 'warn'));
+  for (const warning of check.warnings ?? []) pushAll(header, wrapWords(`▲ This command ${sanitizeLabel(warning)}.`, columns, 'warn'));
+  if (check.mustEdit) pushAll(header, wrapWords(`▲ It cannot run as proposed: ${sanitizeLabel(check.mustEdit)}. e edits it without them.`, columns, 'warn'));
   const flags = [...(check.warnings ?? []), ...(check.mustEdit ? ['edit to run: hidden characters'] : [])];
-  if (flags.length > 0) compactHeader.push(...wrapWords(`▲ ${sanitizeLabel(flags.join(' · '))}`, columns, 'warn').slice(0, 2));
+  if (flags.length > 0) pushAll(compactHeader, wrapWords(`▲ ${sanitizeLabel(flags.join(' · '))}`, columns, 'warn').slice(0, 2));
   const body: Line[] = [];
   const marked = markWhitespace(sanitizeStrict(command));
   marked.forEach((line, index) => {

@@ -6,6 +6,7 @@ import { BoxFrame, FRAME_CHROME_ROWS, innerWidth } from './BoxFrame';
 import { fieldLine } from './editorView';
 import { buttonRows, type FrameButton } from './frameLayout';
 import { truncate, truncateLine, width, wrapLine, wrapWords, type Line } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 /**
  * The frames a server's elicitation opens (README.md, "What servers may ask"): a form built from
@@ -38,8 +39,9 @@ function header(request: ElicitationRequest, columns: number): Line[] {
   const rows = wrapLine([{ text: 'server ', tone: 'muted' }, { text: sanitizeLabel(request.alias), tone: 'accent' }, { text: what, tone: 'muted' }], columns);
   const message = wrapWords(sanitizeStrict(request.message.trim()), columns, 'bold').filter((line) => line.some((seg) => seg.text !== ''));
   if (message.length > MAX_MESSAGE_ROWS) {
-    rows.push(...message.slice(0, MAX_MESSAGE_ROWS - 1), [{ text: truncate(`… ${message.length - MAX_MESSAGE_ROWS + 1} more lines`, columns), tone: 'muted' }]);
-  } else rows.push(...message);
+    pushAll(rows, message.slice(0, MAX_MESSAGE_ROWS - 1));
+    rows.push([{ text: truncate(`… ${message.length - MAX_MESSAGE_ROWS + 1} more lines`, columns), tone: 'muted' }]);
+  } else pushAll(rows, message);
   return rows;
 }
 
@@ -93,7 +95,7 @@ function fieldRows(field: FormField, index: number, ui: FormUi, problem: string 
   const rows: Line[] = [];
   if (field.kind === 'choice') {
     rows.push(truncateLine(title, columns));
-    rows.push(...wrapLine([{ text: '    ' }, ...valueLine(field, ui.inputs[index], focused, ui, columns - 4)], columns));
+    pushAll(rows, wrapLine([{ text: '    ' }, ...valueLine(field, ui.inputs[index], focused, ui, columns - 4)], columns));
   } else if (titleWidth + 12 <= columns) {
     rows.push([...title, ...valueLine(field, ui.inputs[index], focused, ui, columns - titleWidth)]);
   } else {
@@ -135,7 +137,7 @@ export function layoutForm({ request, form, ui, problems, width: frameWidth, max
   let focusEnd = 0;
   form.fields.forEach((field, index) => {
     if (index === ui.focus) focusStart = body.length;
-    body.push(...fieldRows(field, index, ui, problems[index], columns));
+    pushAll(body, fieldRows(field, index, ui, problems[index], columns));
     if (index === ui.focus) focusEnd = body.length;
   });
   if (ui.focus >= form.fields.length) focusStart = focusEnd = body.length;

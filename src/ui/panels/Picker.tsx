@@ -4,6 +4,7 @@ import { BoxFrame, FRAME_CHROME_ROWS, innerWidth } from './BoxFrame';
 import { fieldLine } from './editorView';
 import { truncate, truncateLine, width as textWidth, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
+import { maxOf } from '../../services/terminal/rows';
 
 /** Rows of the list at most; fewer when the screen is short. */
 export const PICKER_MAX_LIST_ROWS = 10;
@@ -48,7 +49,7 @@ export function Picker({ picker, width, maxHeight, theme }: PickerProps) {
   const shown = filterPickerItems(picker.items, picker.filter.text);
   const selected = Math.min(picker.selected, Math.max(0, shown.length - 1));
   const top = Math.max(0, Math.min(selected - Math.floor(rows / 2), shown.length - rows));
-  const labelWidth = Math.min(Math.max(8, ...shown.map((item) => textWidth(sanitizeLabel(item.label)))), Math.floor(inner * 0.6));
+  const labelWidth = Math.min(maxOf(shown.map((item) => textWidth(sanitizeLabel(item.label))), 8), Math.floor(inner * 0.6));
   const lines: Line[] = [[{ text: 'filter ', tone: 'muted' }, ...fieldLine(picker.filter, inner - 7, true)]];
   for (let row = 0; row < rows; row++) {
     const item = shown[top + row];

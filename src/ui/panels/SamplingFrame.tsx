@@ -7,6 +7,7 @@ import { innerWidth } from './BoxFrame';
 import { editorRows } from './editorView';
 import { buttonRows, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
 import { markWhitespace, truncate, truncateLine, wrapLine, wrapWords, type Line } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 /**
  * A server's sampling request, shown before it goes to the model and again with the model's
@@ -55,7 +56,7 @@ function mediaLabel(part: Extract<SamplingPart, { data: string }>): string {
 function textRows(text: string, columns: number): Line[] {
   const shown = text.length > SHOWN_TEXT_CHARS ? text.slice(0, SHOWN_TEXT_CHARS) : text;
   const rows = markWhitespace(sanitizeStrict(shown)).flatMap((line) => wrapLine(line, columns));
-  if (shown !== text) rows.push(...wrapWords(`… ${text.length - SHOWN_TEXT_CHARS} more characters, not shown here (they are sent as they are; e shows them all)`, columns, 'warn'));
+  if (shown !== text) pushAll(rows, wrapWords(`… ${text.length - SHOWN_TEXT_CHARS} more characters, not shown here (they are sent as they are; e shows them all)`, columns, 'warn'));
   return rows;
 }
 
@@ -82,12 +83,12 @@ export function samplingParts(view: SamplingView, columns: number): FrameParts {
   const settings = [`model ${view.model}`, `up to ${request.maxTokens} tokens`, ...(request.temperature !== undefined ? [`temperature ${request.temperature}`] : [])].join(' · ');
   const header: Line[] = [...wrapLine(who, columns), ...wrapWords(sanitizeLabel(settings), columns, 'muted')];
   const preferences = preferencesLine(request);
-  if (preferences) header.push(...wrapWords(sanitizeLabel(preferences), columns, 'muted'));
-  if (request.stopSequences?.length) header.push(...wrapWords(`stops at: ${request.stopSequences.map((stop) => JSON.stringify(stop)).map(sanitizeLabel).join(', ')}`, columns, 'muted'));
+  if (preferences) pushAll(header, wrapWords(sanitizeLabel(preferences), columns, 'muted'));
+  if (request.stopSequences?.length) pushAll(header, wrapWords(`stops at: ${request.stopSequences.map((stop) => JSON.stringify(stop)).map(sanitizeLabel).join(', ')}`, columns, 'muted'));
   if (request.includeContext && request.includeContext !== 'none') {
-    header.push(...wrapWords(`asks to include context (${sanitizeLabel(request.includeContext)}): none is sent, only the messages below`, columns, 'warn'));
+    pushAll(header, wrapWords(`asks to include context (${sanitizeLabel(request.includeContext)}): none is sent, only the messages below`, columns, 'warn'));
   }
-  if (view.problem) header.push(...wrapWords(sanitizeLabel(view.problem), columns, 'warn'));
+  if (view.problem) pushAll(header, wrapWords(sanitizeLabel(view.problem), columns, 'warn'));
   const compactHeader: Line[] = [truncateLine(who, columns), [{ text: truncate(sanitizeLabel(settings), columns), tone: 'muted' }]];
 
   const body: Line[] = [];
@@ -95,12 +96,12 @@ export function samplingParts(view: SamplingView, columns: number): FrameParts {
     if (request.systemPrompt !== undefined) body.push([{ text: 'system prompt', tone: 'bold' }], ...textRows(request.systemPrompt, columns));
     for (const message of request.messages) {
       body.push([{ text: message.role, tone: 'bold' }]);
-      for (const part of message.content) body.push(...partRows(part, columns));
+      for (const part of message.content) pushAll(body, partRows(part, columns));
     }
     return { header, compactHeader, bodyLabel: [{ text: 'request', tone: 'muted' }], body };
   }
   const answer = view.text.length > 0 ? textRows(view.text, columns) : [[{ text: view.stage === 'running' ? 'waiting for the model…' : '(empty answer)', tone: 'muted' as const }]];
-  body.push(...answer);
+  pushAll(body, answer);
   const label = view.stage === 'running' ? 'answer, streaming' : `answer${view.stopReason ? ` (${sanitizeLabel(view.stopReason)})` : ''}`;
   return { header, compactHeader, bodyLabel: [{ text: label, tone: 'muted' }], body };
 }

@@ -106,7 +106,7 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
     const stray = server.strayStdout ?? [];
     if (stray.length > 0) {
       lines.push([], [{ text: `stdout lines that are not MCP messages, last ${stray.length}`, tone: 'warn' }]);
-      for (const line of stray) lines.push(...wrapLine([{ text: stderrLine(line) }], columns));
+      for (const line of stray) pushAll(lines, wrapLine([{ text: stderrLine(line) }], columns));
     }
   }
   pushAll(lines, serverLogLines(server.log, columns));

@@ -1,6 +1,7 @@
 import type { ServerLogEntry, ServerLogLevel } from '../../services/mcp/types';
 import { sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { markWhitespace, wrapLine, type Line, type Tone } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 /** Log entries shown in the server's details, newest last (the session keeps up to 200). */
 export const SHOWN_LOG_ENTRIES = 50;
@@ -34,8 +35,8 @@ export function serverLogLines(log: readonly ServerLogEntry[] | undefined, colum
       { text: ' ' },
     ];
     const [first = [], ...rest] = markWhitespace(sanitizeStrict(entry.text));
-    lines.push(...wrapLine([...head, ...first], columns));
-    for (const line of rest) lines.push(...wrapLine([{ text: '  ' }, ...line], columns));
+    pushAll(lines, wrapLine([...head, ...first], columns));
+    for (const line of rest) pushAll(lines, wrapLine([{ text: '  ' }, ...line], columns));
   }
   return lines;
 }

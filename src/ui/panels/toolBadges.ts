@@ -2,6 +2,7 @@ import type { McpToolInfo } from '../../services/mcp/types';
 import { hiddenTextFindings } from '../../services/terminal/hidden-text';
 import { lookAlikeNote, LOOK_ALIKE_BADGE, sanitizeName } from '../../services/terminal/look-alike';
 import { wrapWords, type Line } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 // How a tool's name is shown where the user browses tools (sidebar, tool details): non-ASCII
 // characters as code points with a badge (a name that may imitate another), and a badge for
@@ -22,11 +23,11 @@ export function toolBadge(tool: McpToolInfo): { name: string; text: string } {
 export function toolWarningLines(tool: McpToolInfo, columns: number): Line[] {
   const lines: Line[] = [];
   const lookAlike = lookAlikeNote(tool.name);
-  if (lookAlike) lines.push(...wrapWords(`${LOOK_ALIKE_BADGE}: the name holds ${lookAlike}; it may imitate another name.`, columns, 'warn'));
+  if (lookAlike) pushAll(lines, wrapWords(`${LOOK_ALIKE_BADGE}: the name holds ${lookAlike}; it may imitate another name.`, columns, 'warn'));
   const hidden = hiddenTextFindings(tool);
   if (hidden.length > 0) {
-    lines.push(...wrapWords(`${HIDDEN_BADGE}: invisible or control characters (shown below as <U+…> or \\x..), removed from what the model receives:`, columns, 'warn'));
-    for (const finding of hidden) lines.push(...wrapWords(`  ${finding}`, columns, 'warn'));
+    pushAll(lines, wrapWords(`${HIDDEN_BADGE}: invisible or control characters (shown below as <U+…> or \\x..), removed from what the model receives:`, columns, 'warn'));
+    for (const finding of hidden) pushAll(lines, wrapWords(`  ${finding}`, columns, 'warn'));
   }
   return lines;
 }

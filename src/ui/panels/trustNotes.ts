@@ -2,6 +2,7 @@ import type { ToolCallView } from '../../services/conversation/types';
 import { lookAlikeNote, LOOK_ALIKE_BADGE } from '../../services/terminal/look-alike';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import { truncate, wrapWords, type Line } from './text';
+import { pushAll } from '../../services/terminal/rows';
 
 // What the approval frame says about who is asking, beyond what changed in the definition: a tool
 // never approved before that a server-wide rule would otherwise have run (docs/ARCHITECTURE.md,
@@ -24,7 +25,7 @@ export function trustNotes(call: ToolCallView, columns: number): TrustNotes {
   const compact: Line[] = [];
   let flags = '';
   if (call.newTool) {
-    full.push(...wrapWords(`▲ New tool: never approved on this server before. The server-wide rule (${sanitizeLabel(call.newTool)}) covers it only after you allow it once.`, columns, 'warn'));
+    pushAll(full, wrapWords(`▲ New tool: never approved on this server before. The server-wide rule (${sanitizeLabel(call.newTool)}) covers it only after you allow it once.`, columns, 'warn'));
     compact.push([{ text: truncate('▲ new tool: never approved before', columns), tone: 'warn' }]);
     flags += ' ▲ new';
   }
@@ -35,7 +36,7 @@ export function trustNotes(call: ToolCallView, columns: number): TrustNotes {
   for (const [what, name] of names) {
     const note = name === undefined ? undefined : lookAlikeNote(name);
     if (!note) continue;
-    full.push(...wrapWords(`${LOOK_ALIKE_BADGE}: the ${what} holds ${note}; it may imitate another name.`, columns, 'warn'));
+    pushAll(full, wrapWords(`${LOOK_ALIKE_BADGE}: the ${what} holds ${note}; it may imitate another name.`, columns, 'warn'));
     compact.push([{ text: truncate(`${LOOK_ALIKE_BADGE} ${what}: ${note}`, columns), tone: 'warn' }]);
     if (!flags.includes(LOOK_ALIKE_BADGE)) flags += ` ${LOOK_ALIKE_BADGE}`;
   }

@@ -15,7 +15,8 @@ describe('a command that hides characters', () => {
   const context: FrameKeyContext = { kind: 'command', shownAt: 0, total: 1, viewport: 1, command: 'echo safe\rrm -rf ~', mustEdit: 'it holds control or invisible characters (\\r)', edited: 'echo saferm -rf ~' };
 
   it('y and Enter on Run refuse, saying e edits it', () => {
-    const ui = newFrameUi('c', 1, 80);
+    // Run is chosen on purpose (a new frame starts on skip).
+    const ui = { ...newFrameUi('c', 1, 80, 'command'), button: 0 };
     for (const key of [letter('y'), enter()]) {
       const result = frameKey(ui, key, context);
       expect(result.answer).toBeUndefined();
