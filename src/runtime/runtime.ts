@@ -17,6 +17,8 @@ import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type R
 import { withInstructions, type ElicitationHandler, type McpManagerService } from '../services/mcp/index';
 import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
+import type { ToolIndex } from '../services/tools/names';
+import type { ModelConfig } from '../services/broker/types';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
@@ -161,6 +163,12 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
   const secretsRedactor = (): Redactor => (redact ??= createRedactor((secrets ??= collectSecrets(config, env))));
   const keepResult = createResultKeeper({ dir: sessionsDir(config), maxBytes: config.limits.maxResultBytes, save: config.history.enabled, redact: secretsRedactor });
+  /** The tools the next request of `model` sends (every enabled one, or tool_search and what it found). */
+  const requestIndex = (model: ModelConfig, history: readonly Message[]): ToolIndex => {
+    const index = toolIndexFor(config, mcp.servers());
+    const offered = tools.gate(model).offer(index, history).specs;
+    return offered === index.specs ? index : { ...index, specs: offered };
+  };
   const tools = createToolBudget(config, cwd, { ...(options.switches ? { store: options.switches } : {}), report: (message) => options.report('warn', message), window: (model) => windows.get(model)?.tokens });
 
   return {
@@ -191,7 +199,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
       const model = config.models[modelName];
       if (!model) return undefined;
       try {
-        return measureHistory({ history, model, index: toolIndexFor(config, mcp.servers()), context, options: contextOptions(), budget: budget() });
+        return measureHistory({ history, model, index: requestIndex(model, history), context, options: contextOptions(), budget: budget() });
       } catch {
         // A history that cannot be sent as it is has no size to show.
         return undefined;
@@ -201,12 +209,13 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
       const model = config.models[input.modelName];
       if (!model) return;
       const history = [...input.history];
-      const before = measureHistory({ history, model, index: toolIndexFor(config, mcp.servers()), context, options: contextOptions(), budget: budget() });
+      const index = requestIndex(model, history);
+      const before = measureHistory({ history, model, index, context, options: contextOptions(), budget: budget() });
       yield* compactHistory({
         history,
         append: (message) => ({ type: 'message', message }),
         model,
-        index: toolIndexFor(config, mcp.servers()),
+        index,
         context,
         options: contextOptions(),
         budget: budget(),

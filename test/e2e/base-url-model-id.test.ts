@@ -17,7 +17,10 @@ describe('end to end: --base-url without --model', () => {
       await session.waitFor('(others: "phi-4"; pass --model <id> to choose)');
       await session.typeSlowly(':model');
       session.write(keys.enter);
-      await session.waitFor(/\* granite-3\.1-8b\s+granite-3\.1-8b\s+http:\/\/127\.0\.0\.1/);
+      // The model picker shows the server's id as the model's name and as what is sent.
+      await session.waitFor(/\* granite-3\.1-8b\s+granite-3\.1-8b at 127\.0\.0\.1/);
+      session.write(keys.escape);
+      await session.waitFor((screen) => !screen.includes('Choose a model'));
       await session.typeSlowly('ping');
       session.write(keys.enter);
       await session.waitFor('pong');

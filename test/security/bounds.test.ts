@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
 import { chunk, isToolResultTurn, lastUserText, sse, textReply, toolCallReply, type SseItem, type StreamResponse } from '../helpers/scripted-broker';
@@ -88,9 +89,12 @@ describe('bounds under floods', () => {
     if (process.env.SEC_DEBUG) console.log('memory', before, after);
     expect(after.peakMb - before.rssMb, `peak ${after.peakMb} MB, at rest ${before.rssMb} MB`).toBeLessThan(600);
     await expectResponsiveAndQuit(term);
-    // The session log keeps the whole 50 MB result (JSON lines of 101 characters that decode to 100).
+    // The session log keeps limits.maxResultBytes of the 50 MB result and names the side file that
+    // holds all of it (JSON lines of 101 characters that decode to 100).
     const logged = sessionMessages(term.home).find((message) => message.role === 'tool');
-    expect(logged?.content?.length).toBe(50 * Math.floor((1024 * 1024) / 101) * 100);
+    expect(logged?.content?.length).toBeLessThan(300_000);
+    const side = /the whole result is in (\S+)$/.exec(String(logged?.content))?.[1];
+    expect(side && statSync(side).size).toBe(50 * Math.floor((1024 * 1024) / 101) * 100);
   }, 120_000);
 
   it('10,000 tool calls in one answer: the first run, the rest are answered as over the limit, the UI stays responsive', async () => {

@@ -17,6 +17,10 @@ describe('bounds are configurable, with defaults', () => {
       httpMaxMessageBytes: 64 * 1024 * 1024,
       inputSchemaBytes: 64 * 1024,
       inputSchemaDepth: 32,
+      maxResultBytes: 256 * 1024,
+      toolDefinitionBytes: 256 * 1024,
+      toolDefinitionDepth: 64,
+      toolListBytes: 8 * 1024 * 1024,
     });
     expect(config.ui.maxFps).toBe(30);
     expect(config.broker).toMatchObject({ firstByteTimeoutMs: 300_000, idleTimeoutMs: 120_000 });

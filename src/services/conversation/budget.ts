@@ -8,6 +8,7 @@ import type { Calibration } from '../context/calibration';
 import { compactionMessage, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
 import type { ContextWindow } from '../context/window';
 import type { ToolIndex } from '../tools/names';
+import { TOOL_SEARCH_NAME } from '../tools/budget';
 import type { StreamChat } from '../broker/types';
 import { buildRequestMessages, toWireMessages, type ContextOptions } from './context';
 import type { ContextSnapshot, ConversationEvent, Message } from './types';
@@ -48,7 +49,8 @@ export interface FittedRequest {
   snapshot: ContextSnapshot;
 }
 
-const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias;
+// The built-in tool_search is no server's: the breakdown names it on its own line.
+const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias ?? (wire === TOOL_SEARCH_NAME ? 'tool search' : undefined);
 
 /** The numbers of a request built from `view`, against the window. */
 function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow, check = true): { messages: WireMessage[]; usage: ContextUsage; raw: number; threshold?: number } {

@@ -288,7 +288,7 @@ describe('the TUI session', () => {
     // Without a name, a picker of the configured models (and what their servers offer).
     s.submit(':model');
     const picker = store.getState().picker!;
-    expect(picker.items.slice(0, 3).map((item) => [item.label, item.detail])).toContainEqual(['* scripted', expect.stringMatching(/^scripted at 127\.0\.0\.1:\d+ \(no key\)$/)]);
+    expect(picker.items.slice(0, 3).map((item) => [item.label, item.detail])).toContainEqual(['* scripted', expect.stringMatching(/^scripted at 127\.0\.0\.1:\d+ \(no key\)( · context \d+ tokens \(.+\))?$/)]);
     expect(picker.items.map((item) => item.label)).toContain('local');
     store.getState().setPicker(undefined);
     s.submit(':model local');

@@ -54,7 +54,7 @@ describe('aish-tui mcp with outputSchema, execution and icons', () => {
 
   it('tools lists a task-only tool with the reason; tool shows its output schema and icons', async () => {
     const list = await run('mcp', 'tools');
-    expect(list.stdout).toMatch(/^results__research +\(withheld: it runs only as a task \(execution\.taskSupport "required"\); aish-tui does not run tasks yet\)$/m);
+    expect(list.stdout).toMatch(/^results__research +- +on +\(withheld: it runs only as a task \(execution\.taskSupport "required"\); aish-tui does not run tasks yet\)$/m);
     const one = await run('mcp', 'tool', 'results__research');
     expect(one.stdout).toContain('execution: {"taskSupport":"required"}\n');
     expect(one.stdout).toContain('icon: image/png  48x48  dark theme  data:image/png;base64,… (2 KB)\n');
