@@ -33,7 +33,7 @@ describe('the first row of a transcript taller than the screen (built binary, 80
 
   it('PgUp pressed until it stops ends on the first line; ↓ then ↑ comes back to it', async () => {
     const session = await helpInFocusedTranscript();
-    for (let press = 0; press < 10; press++) session.write(keys.pageUp);
+    for (let press = 0; press < 20; press++) session.write(keys.pageUp);
     await session.waitFor(firstRowIsHelpTitle);
     // One row down and back up with the line keys.
     session.write(keys.down);

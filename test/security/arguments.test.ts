@@ -28,7 +28,7 @@ function calls(file: string): Array<{ name: string; arguments: Record<string, un
 }
 
 describe('the argument guard in the full-screen app', () => {
-  it('files__* runs notes.md unasked, asks for ~/.ssh/id_rsa saying why; a CMD: with a carriage return runs only once edited', async () => {
+  it('a rule naming the tool runs notes.md unasked, asks for ~/.ssh/id_rsa saying why; a CMD: with a carriage return runs only once edited', async () => {
     const logFile = newLog('tui');
     broker.route((request) =>
       isToolResultTurn(request)
@@ -38,7 +38,8 @@ describe('the argument guard in the full-screen app', () => {
             { name: 'files__read_file', arguments: { path: '~/.ssh/id_rsa' }, id: 'call_key' },
           ]),
     );
-    const term = track(startApp({ broker, servers: fileTools(logFile), mcp: { autoApprove: { 'files__*': true } } }));
+    // The rule names the tool: a server-wide one would first ask once for a tool never approved.
+    const term = track(startApp({ broker, servers: fileTools(logFile), mcp: { autoApprove: { files__read_file: true } } }));
     await term.waitFor('mcp 1/1', 20_000);
     await ask(term, 'read my files');
 
