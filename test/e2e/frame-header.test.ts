@@ -113,13 +113,17 @@ describe('end to end: a call with very long names in a short terminal', () => {
       await term.waitFor('read the whole call first');
       // End shows the bottom but leaves what it skipped unread; paging back up reads the rest.
       term.write(keys.end);
-      await sleep(150);
+      // Keys read together with another (the app busy redrawing) count as typed ahead and go to
+      // the input; a pause lets each key be read on its own.
+      await sleep(400);
       term.write('y');
       await term.waitFor('read the whole call first');
       await pageThrough(term, keys.pageUp);
       // Back at the top with nothing left unread: the note is gone.
       await term.waitFor(/lines 1–\d+ of \d+ ↓ more/);
-      await sleep(150);
+      // Keys read together with another (the app busy redrawing) count as typed ahead and go to
+      // the input; a pause lets each key be read on its own.
+      await sleep(400);
       term.write('y');
       await term.waitFor('Echoed it.', 20_000);
     });
