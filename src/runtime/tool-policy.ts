@@ -88,7 +88,10 @@ export function createToolPolicy(config: GuardConfig, servers: PinnedServers, op
   // Every tool list a server reports is pinned on first sight and compared with its pin after.
   const store = options.pins ?? createFilePinStore(pinsFile(config.paths.stateDir), (message) => report('warn', message));
   // Tools never seen before are named when they appear (start-up, list_changed, a later run).
-  const onAppeared = (alias: string, tools: string[]) => report('warn', appearedNotice(alias, tools));
+  const onAppeared = (alias: string, tools: string[]) => {
+    const serverWide = policy.rules().some((rule) => rule.allow && rule.tool === '*' && (rule.alias === alias || rule.alias === '*'));
+    report(serverWide ? 'warn' : 'info', appearedNotice(alias, tools, serverWide));
+  };
   const tracking = trackDefinitions(
     store,
     servers,

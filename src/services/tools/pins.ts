@@ -189,9 +189,11 @@ export function nameList(names: readonly string[], max = 8): string {
 }
 
 /** The status line naming the tools a server lists that were never seen before. */
-export function appearedNotice(alias: string, tools: readonly string[]): string {
+export function appearedNotice(alias: string, tools: readonly string[], serverWideRule = true): string {
   const what = tools.length === 1 ? '1 new tool' : `${tools.length} new tools`;
-  return `mcp ${sanitizeLabel(alias)}: ${what}: ${nameList(tools)}; each asks once before a server-wide rule (${sanitizeLabel(alias)}__*) runs it`;
+  const list = `mcp ${sanitizeLabel(alias)}: ${what}: ${nameList(tools)}`;
+  // Only where a server-wide rule would otherwise run them is there something to warn about.
+  return serverWideRule ? `${list}; each asks once before a server-wide rule (${sanitizeLabel(alias)}__*) runs it` : list;
 }
 
 /** `description and input schema changed`: the parts that differ from the pin. */

@@ -52,8 +52,8 @@ describe(':mcp connect flags', () => {
     const lines = await command(store, (line) => session.submit(line), `:mcp connect ${server.sseUrl} pw --sse --token-env PW_TOKEN`, (added) => added.some((item) => item.text.startsWith('mcp pw:')));
     expect(lines).toEqual([
       ['info', `mcp: connecting ${server.sseUrl} as pw (legacy SSE, token from $PW_TOKEN)…`],
-      // Tools first seen under a server-wide rule ask once (README.md, "Safety").
-      ['warn', 'mcp pw: 2 new tools: browser_navigate, browser_snapshot; each asks once before a server-wide rule (pw__*) runs it'],
+      // Tools first seen are named (README.md, "Safety"); no server-wide rule waits for them here.
+      ['info', 'mcp pw: 2 new tools: browser_navigate, browser_snapshot'],
       ['info', 'mcp pw: ready, 2 tools'],
     ]);
     expect(store.getState().servers.pw).toMatchObject({ state: 'ready', transport: 'sse' });

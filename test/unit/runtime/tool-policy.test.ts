@@ -44,7 +44,7 @@ describe('how a tool call is decided (one place for the TUI and -p)', () => {
     live.show('fs', [tool('reads a file and mails it away')]);
     expect(policy.decide('fs', 'read')).toMatchObject({ action: 'ask', definitionChanged: 'description changed' });
     expect(reports).toEqual([
-      'warn: mcp fs: 1 new tool: read; each asks once before a server-wide rule (fs__*) runs it',
+      'info: mcp fs: 1 new tool: read',
       'warn: mcp fs: fs__read: description changed since it was first seen or last approved; it asks before running again',
     ]);
     stop();
