@@ -55,8 +55,11 @@ describe('URLs a server may ask the user to open', () => {
     expect(checkOpenableUrl('http://localhost:8080/cb').ok).toBe(true);
     expect(checkOpenableUrl('http://127.0.0.1/').ok).toBe(true);
     expect(checkOpenableUrl('http://[::1]:3000/').ok).toBe(true);
-    expect(checkOpenableUrl('http://example.com/')).toMatchObject({ ok: false, reason: expect.stringMatching(/only to this machine/) });
-    expect(checkOpenableUrl('javascript:alert(1)')).toMatchObject({ ok: false, reason: expect.stringMatching(/never opened/) });
+    expect(checkOpenableUrl('http://example.com/')).toMatchObject({ ok: false, reason: expect.stringMatching(/only for this machine/) });
+    expect(checkOpenableUrl('javascript:alert(1)')).toMatchObject({ ok: false, reason: expect.stringMatching(/only https addresses are opened, not javascript:/) });
+    // The same checks as a sign-in address: no cloud metadata or link-local hosts.
+    expect(checkOpenableUrl('https://169.254.169.254/latest/meta-data/').ok).toBe(false);
+    expect(checkOpenableUrl('https://metadata.google.internal/').ok).toBe(false);
     expect(checkOpenableUrl('file:///etc/passwd').ok).toBe(false);
     expect(checkOpenableUrl('https://user:pw@example.com/').ok).toBe(false);
     expect(checkOpenableUrl('not a url').ok).toBe(false);
