@@ -27,8 +27,9 @@ const acceptPrefilled: ElicitationHandler = async (request) => {
 async function main(): Promise<number> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'aish-conformance-'));
   // Stands in for the user's browser: the suite's authorization server approves at once and
-  // redirects to our loopback callback, which this follows like a browser would.
-  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: (url) => followRedirects(url), connectTimeoutMs: 20_000, elicit: acceptPrefilled, roots: [process.cwd()] });
+  // redirects to our loopback callback, which this follows like a browser would; the stand-in user
+  // agrees to every sign-in address shown (the address checks still apply).
+  const manager = createMcpManager({ stateDir, clientVersion: VERSION, openUrl: (url) => followRedirects(url), confirmOpen: async () => true, connectTimeoutMs: 20_000, elicit: acceptPrefilled, roots: [process.cwd()] });
   manager.subscribe((event) => {
     if (event.type === 'status') process.stderr.write(`${event.message}\n`);
     if (event.type === 'server') process.stderr.write(`state ${event.snapshot.state}${event.snapshot.error ? `: ${event.snapshot.error}` : ''}\n`);
