@@ -20,6 +20,14 @@ function loadIgnore(root: string): Ignore {
   return rules;
 }
 
+function gitignoreIn(folder: string): Ignore | undefined {
+  try {
+    return ignore().add(readFileSync(path.join(folder, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The candidates for `word` (what follows `@`), as paths relative to `root`; folders end in `/`. */
 export function completeFilePath(root: string, word: string, rules: Ignore = loadIgnore(root)): string[] {
   if (word.startsWith('/') || word.startsWith('~') || word.split('/').includes('..')) return [];
@@ -34,13 +42,21 @@ export function completeFilePath(root: string, word: string, rules: Ignore = loa
   } catch {
     return [];
   }
+  // .gitignore files of the folders between the root and the one listed, each for the paths below it.
+  const nested: Array<{ base: string; rules: Ignore }> = [];
+  const parts = folder.split('/').filter(Boolean);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const base = `${parts.slice(0, depth).join('/')}/`;
+    const found = gitignoreIn(path.join(root, base));
+    if (found) nested.push({ base, rules: found });
+  }
   const out: string[] = [];
   for (const entry of entries) {
     if (!entry.name.startsWith(prefix)) continue;
     if (entry.name.startsWith('.') && !prefix.startsWith('.')) continue;
     const isFolder = entry.isDirectory();
     const relative = `${folder}${entry.name}${isFolder ? '/' : ''}`;
-    if (rules.ignores(relative)) continue;
+    if (rules.ignores(relative) || nested.some((inner) => inner.rules.ignores(relative.slice(inner.base.length)))) continue;
     out.push(relative);
   }
   return out.sort();
