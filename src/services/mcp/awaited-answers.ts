@@ -42,6 +42,13 @@ export function lostAnswerReason(error: unknown): string | undefined {
   return data instanceof LostAnswer ? data.reason : undefined;
 }
 
+/**
+ * Requests sent of the client's own accord, with their own timeout: a server that has not answered
+ * one yet is not busy with calls, so the liveness check still pings it (a server stopped right
+ * after `logging/setLevel` went out must still be found).
+ */
+const HOUSEKEEPING_METHODS: ReadonlySet<string> = new Set(['logging/setLevel']);
+
 export class AwaitedAnswers {
   private readonly ids = new Set<RequestId>();
   private handler: MessageHandler | undefined;
@@ -84,7 +91,7 @@ export class AwaitedAnswers {
     const cancelled = cancelledId(message);
     if (cancelled !== undefined) this.ids.delete(cancelled);
     const id = requestId(message);
-    if (id === undefined) return undefined;
+    if (id === undefined || HOUSEKEEPING_METHODS.has((message as { method: string }).method)) return undefined;
     this.ids.add(id);
     requestSignal?.addEventListener('abort', () => this.ids.delete(id), { once: true });
     return id;

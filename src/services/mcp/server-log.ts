@@ -82,10 +82,17 @@ export function installLogging(client: Client, log: ServerLog): void {
  * declare it are not asked (the spec makes the request theirs to support). Resolves with a
  * problem to report, or undefined.
  */
+/**
+ * How long `logging/setLevel` may wait for its answer. A request awaiting an answer marks the server
+ * busy, and a busy server is not pinged: a server that stops right after connecting must not hide
+ * from the liveness check behind this request for the SDK's default minute.
+ */
+const SET_LEVEL_TIMEOUT_MS = 3_000;
+
 export async function applyLogLevel(client: Client, level: ServerLogLevel): Promise<string | undefined> {
   if (!client.getServerCapabilities()?.logging) return undefined;
   try {
-    await client.setLoggingLevel(level);
+    await client.setLoggingLevel(level, { timeout: SET_LEVEL_TIMEOUT_MS });
     return undefined;
   } catch (error) {
     return `logging/setLevel ${level} failed: ${(error as Error).message}`;
