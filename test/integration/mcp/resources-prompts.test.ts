@@ -41,7 +41,7 @@ describe('resources and prompts of server-everything (stdio)', () => {
   it('cuts a long text at the limit and says so', async () => {
     const doc = await t.manager.readResource!('everything', 'demo://resource/static/document/architecture.md', { maxChars: 100 });
     expect(doc.ok && doc.parts[0]).toMatchObject({ kind: 'text', truncated: true });
-    expect(doc.ok && doc.parts[0]!.kind === 'text' && doc.parts[0].text.length).toBe(100);
+    expect(doc.ok && doc.parts[0]!.kind === 'text' && (doc.parts[0] as { text: string }).text.length).toBe(100);
   });
 
   it('an unknown resource is a clear failure, not a crash', async () => {
