@@ -55,7 +55,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
   { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)', aliases: ['perms'] },
   { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
-  { name: 'resource', usage: ':resource <alias:uri>', help: 'show one resource (text, or its type and size)' },
+  { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
   { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
   { name: 'prompt', usage: ':prompt <alias>/<name> [arg=value …]', help: "run a server's prompt: missing arguments are asked in a form (with the server's suggestions); its text goes into the input to read before sending", args: ['prompt'] },
   { name: 'quit', usage: ':quit', help: 'quit (also :q, :exit)', aliases: ['q', 'exit'] },

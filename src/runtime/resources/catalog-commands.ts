@@ -7,6 +7,7 @@ import { hiddenCharacters, stripHidden } from '../../services/terminal/hidden-te
 import type { AppStore } from '../../state/store';
 import { resourceText } from './resource-attach';
 import type { ResourceIndex } from './resource-index';
+import { resourceLinks } from './resource-links';
 
 type Out = (lines: string[], level?: 'info' | 'warn' | 'error') => void;
 
@@ -52,12 +53,32 @@ export async function resourcesCommand(words: string[], host: CatalogCommandHost
   out(lines);
 }
 
-export async function resourceCommand(words: string[], host: CatalogCommandHost, out: Out): Promise<void> {
-  const reference = (words[0] ?? '').replace(/^@/, '');
+/** `:resource` arguments: `alias:uri`; a number or a bare URI of a link in a tool result; nothing: the links. */
+function resourceTarget(word: string | undefined, host: CatalogCommandHost, out: Out): { alias: string; uri: string } | undefined {
+  const links = resourceLinks(host.store.getState().items);
+  if (!word) {
+    if (links.length === 0) out(['usage: :resource <alias:uri> (no resource links in tool results yet; :resources lists what servers offer)']);
+    else out(['resource links in tool results (open one with :resource <n>):', ...links.map((link, index) => `  ${index + 1}. @${link.alias}:${link.uri}`)]);
+    return undefined;
+  }
+  if (/^\d+$/.test(word)) {
+    const link = links[Number(word) - 1];
+    if (!link) out([`no resource link number ${word} (${links.length} in tool results)`], 'error');
+    return link;
+  }
+  const reference = word.replace(/^@/, '');
   const colon = reference.indexOf(':');
-  if (colon <= 0) return out(['usage: :resource <alias:uri>'], 'error');
-  const alias = reference.slice(0, colon);
-  const uri = reference.slice(colon + 1);
+  const alias = reference.slice(0, Math.max(0, colon));
+  if (colon > 0 && host.mcp.servers().some((server) => server.alias === alias)) return { alias, uri: reference.slice(colon + 1) };
+  const link = links.findLast((candidate) => candidate.uri === reference);
+  if (!link) out([`${reference}: not alias:uri, and no tool result links to it`], 'error');
+  return link;
+}
+
+export async function resourceCommand(words: string[], host: CatalogCommandHost, out: Out): Promise<void> {
+  const target = resourceTarget(words[0], host, out);
+  if (!target) return;
+  const { alias, uri } = target;
   if (!host.mcp.readResource) return out(['resources are not available here'], 'error');
   const read = await host.mcp.readResource(alias, uri, { maxChars: PREVIEW_CHARS });
   if (!read.ok) return out([`mcp ${alias}: ${uri} could not be read: ${read.error}`], 'error');
