@@ -55,7 +55,7 @@ export function mergeCompletions(...sources: CompletionSource[]): CompletionSour
 }
 
 /** `onUpdated` hears of a subscribed resource's change once, until it is read again. */
-export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: string, uri: string) => void): ResourceIndex {
+export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: string, uri: string) => void, onChange?: (alias: string) => void): ResourceIndex {
   const catalogs = new Map<string, ResourceCatalog>();
   const prompts = new Map<string, McpPromptInfo[]>();
   const updated = new Set<string>();
@@ -66,11 +66,13 @@ export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: 
     if (!ready.has(alias)) return;
     if (catalog) catalogs.set(alias, catalog);
     if (listed) prompts.set(alias, listed.prompts);
+    onChange?.(alias);
   };
   const drop = (alias: string) => {
     ready.delete(alias);
     catalogs.delete(alias);
     prompts.delete(alias);
+    onChange?.(alias);
   };
   const stopServers = mcp.subscribe((event) => {
     if (event.type === 'removed') return drop(event.alias);
@@ -87,6 +89,7 @@ export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: 
       if (updated.has(key)) return;
       updated.add(key);
       onUpdated?.(event.alias, event.uri);
+      onChange?.(event.alias);
     }
     else if (ready.has(event.alias)) void fetch(event.alias);
   });
@@ -95,7 +98,9 @@ export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: 
     catalogs: () => [...catalogs.values()],
     prompts: () => [...prompts.values()].flat(),
     updated: () => updated,
-    markRead: (alias, uri) => void updated.delete(`${alias}:${uri}`),
+    markRead(alias, uri) {
+      if (updated.delete(`${alias}:${uri}`)) onChange?.(alias);
+    },
     async refresh(alias) {
       for (const snapshot of mcp.servers()) if (snapshot.state === 'ready') ready.add(snapshot.alias);
       const aliases = alias ? [alias] : [...ready];

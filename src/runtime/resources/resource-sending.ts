@@ -31,7 +31,16 @@ export interface ResourceSending {
 }
 
 export function createResourceSending({ mcp, cwd, store, status, enqueue }: ResourceSendingDeps): ResourceSending {
-  const index = createResourceIndex(mcp, (alias, uri) => status('info', `mcp ${alias}: ${uri} changed since it was attached; mention @${alias}:${uri} again to send the new text`));
+  const index: ResourceIndex = createResourceIndex(
+    mcp,
+    (alias, uri) => status('info', `mcp ${alias}: ${uri} changed since it was attached; mention @${alias}:${uri} again to send the new text`),
+    // The sidebar lists each server's resources under its tools.
+    (alias) => {
+      const catalog = index.catalogs().find((one) => one.alias === alias);
+      const changed = index.updated();
+      store.getState().setResources(alias, catalog?.resources.map((resource) => ({ uri: resource.uri, name: resource.title ?? resource.name, ...(changed.has(`${alias}:${resource.uri}`) ? { changed: true } : {}) })));
+    },
+  );
   const aliases = () => mcp.servers().map((snapshot) => snapshot.alias);
   let chain: Promise<void> = Promise.resolve();
   let reading = 0;
