@@ -12,6 +12,9 @@ import type { Job } from '../turns';
 import { findResourceReferences, readResourceAttachments, referenceProblem } from './resource-attach';
 import { createResourceIndex, mergeCompletions, type ResourceIndex } from './resource-index';
 
+/** How long a message naming a server that is still connecting waits for it. */
+const CONNECT_WAIT_MS = 30_000;
+
 export interface ResourceSendingDeps {
   mcp: McpManagerService;
   cwd: string;
@@ -56,6 +59,9 @@ export function createResourceSending({ mcp, cwd, store, status, enqueue }: Reso
       reading += 1;
       chain = chain
         .then(async () => {
+          // A message sent while its server is still starting waits for it rather than failing.
+          const starting = new Set(mcp.servers().filter((server) => server.state === 'connecting').map((server) => server.alias));
+          if (references.some((reference) => starting.has(reference.alias))) await mcp.settled(CONNECT_WAIT_MS);
           const read = await readResourceAttachments(mcp, references);
           if (read.problems.length > 0) {
             status('warn', `not sent: ${read.problems.join('; ')}`);
