@@ -29,8 +29,21 @@ export function literalPrefix(uriTemplate: string): string {
   return brace < 0 ? uriTemplate : uriTemplate.slice(0, brace);
 }
 
+/** A template ending in its only parameter (`demo://text/{id}`): its fixed start and the parameter's name. */
+export function trailingParameter(uriTemplate: string): { fixed: string; name: string } | undefined {
+  const match = /^([^{}]*)\{([A-Za-z0-9_]+)\}$/.exec(uriTemplate);
+  return match ? { fixed: match[1]!, name: match[2]! } : undefined;
+}
+
+/**
+ * The server's suggestions (`completion/complete`) for a template's parameter, by what is typed
+ * of it. Tab must answer at once: it uses what is known and asks for what is not, so the next Tab
+ * has it (the empty value is asked as soon as the lists arrive).
+ */
+type Suggest = (alias: string, uriTemplate: string, parameter: string, typed: string) => readonly string[];
+
 /** `@` candidates for `word` (the text after `@`) from these catalogs. */
-export function completeResourceWord(catalogs: readonly ResourceCatalog[], word: string): string[] {
+export function completeResourceWord(catalogs: readonly ResourceCatalog[], word: string, suggest?: Suggest): string[] {
   const colon = word.indexOf(':');
   const offered = catalogs.filter((catalog) => catalog.resources.length > 0 || catalog.templates.length > 0);
   // Before the colon: the servers whose alias starts so; one server only: its resources straight away
@@ -42,7 +55,12 @@ export function completeResourceWord(catalogs: readonly ResourceCatalog[], word:
     for (const resource of catalog.resources) if (resource.uri.startsWith(rest)) out.add(`${catalog.alias}:${resource.uri}`);
     for (const template of catalog.templates) {
       const fixed = literalPrefix(template.uriTemplate);
-      if (fixed.startsWith(rest) && fixed.length > 0) out.add(`${catalog.alias}:${fixed}`);
+      if (fixed.startsWith(rest) && fixed.length > 0 && fixed !== rest) out.add(`${catalog.alias}:${fixed}`);
+      const parameter = trailingParameter(template.uriTemplate);
+      if (!parameter || !suggest || !rest.startsWith(parameter.fixed)) continue;
+      const typed = rest.slice(parameter.fixed.length);
+      if (typed.includes('/')) continue;
+      for (const value of suggest(catalog.alias, template.uriTemplate, parameter.name, typed)) if (value.startsWith(typed)) out.add(`${catalog.alias}:${parameter.fixed}${value}`);
     }
     if (out.size >= MAX_CANDIDATES) break;
   }
@@ -60,12 +78,30 @@ export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: 
   const prompts = new Map<string, McpPromptInfo[]>();
   const updated = new Set<string>();
   const ready = new Set<string>();
+  /** Template suggestions by `alias\0template\0typed`; a pending entry is an empty list. */
+  const suggestions = new Map<string, readonly string[]>();
+  const suggest: Suggest = (alias, uriTemplate, parameter, typed) => {
+    const key = `${alias}\u0000${uriTemplate}\u0000${typed}`;
+    const known = suggestions.get(key);
+    if (known) return known;
+    if (suggestions.size > 500) suggestions.clear();
+    suggestions.set(key, []);
+    void mcp.completeArgument?.(alias, { type: 'template', uri: uriTemplate }, parameter, typed).then((values) => suggestions.set(key, values));
+    // Meanwhile the values offered for nothing typed, which the caller narrows to what is typed.
+    return suggestions.get(`${alias}\u0000${uriTemplate}\u0000`) ?? [];
+  };
 
   const fetch = async (alias: string) => {
     const [catalog, listed] = await Promise.all([mcp.resourceCatalog?.(alias), mcp.listPrompts?.(alias)]);
     if (!ready.has(alias)) return;
     if (catalog) catalogs.set(alias, catalog);
     if (listed) prompts.set(alias, listed.prompts);
+    for (const key of [...suggestions.keys()]) if (key.startsWith(`${alias}\u0000`)) suggestions.delete(key);
+    // The suggestions for an empty parameter are asked now, so the first Tab can offer them.
+    for (const template of catalog?.templates ?? []) {
+      const parameter = trailingParameter(template.uriTemplate);
+      if (parameter) suggest(alias, template.uriTemplate, parameter.name, '');
+    }
     onChange?.(alias);
   };
   const drop = (alias: string) => {
@@ -106,7 +142,7 @@ export function createResourceIndex(mcp: McpManagerService, onUpdated?: (alias: 
       const aliases = alias ? [alias] : [...ready];
       await Promise.all(aliases.map((one) => fetch(one)));
     },
-    completion: { trigger: '@', complete: (word) => completeResourceWord([...catalogs.values()], word) },
+    completion: { trigger: '@', complete: (word) => completeResourceWord([...catalogs.values()], word, suggest) },
     promptNames: () => [...prompts.values()].flat().map((prompt) => `${prompt.alias}/${prompt.name}`).sort(),
     close() {
       stopServers();

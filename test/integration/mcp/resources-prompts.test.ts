@@ -73,6 +73,11 @@ describe('resources and prompts of server-everything (stdio)', () => {
     expect(await t.manager.completeArgument!('everything', { type: 'prompt', name: 'completable-prompt' }, 'name', '', { department: 'Engineering' })).toEqual(['Alice', 'Bob', 'Charlie']);
   });
 
+  it("offers the server's completions for a resource template's parameter", async () => {
+    expect(await t.manager.completeArgument!('everything', { type: 'template', uri: 'demo://resource/dynamic/text/{resourceId}' }, 'resourceId', '7')).toEqual(['7']);
+    expect(await t.manager.completeArgument!('everything', { type: 'template', uri: 'demo://resource/dynamic/text/{resourceId}' }, 'resourceId', 'x')).toEqual([]);
+  });
+
   it('a failing prompt (bad argument) is one line for the user', async () => {
     const result = await t.manager.getPrompt!('everything', 'resource-prompt', { resourceType: 'Video', resourceId: '1' });
     expect(result.ok).toBe(false);

@@ -22,8 +22,9 @@ function fakeMcp() {
     },
     resourceCatalog: async (alias: string): Promise<ResourceCatalog> => {
       listed += 1;
-      return { alias, subscribable: true, resources: [{ uri: `docs://v${listed}`, name: `v${listed}` }], templates: [] };
+      return { alias, subscribable: true, resources: [{ uri: `docs://v${listed}`, name: `v${listed}` }], templates: [{ uriTemplate: 'docs://page/{id}', name: 'page', variables: ['id'] }] };
     },
+    completeArgument: async (_alias: string, ref: { uri?: string }, parameter: string, typed: string) => (ref.uri === 'docs://page/{id}' && parameter === 'id' ? ['intro', 'install', 'usage'].filter((value) => value.startsWith(typed)) : []),
     listPrompts: async (alias: string) => ({ prompts: [{ alias, name: 'review', arguments: [] }] }),
   } as unknown as McpManagerService;
   return {
@@ -51,6 +52,18 @@ describe('resource index', () => {
     fake.gone();
     expect(index.catalogs()).toEqual([]);
     expect(changes.length).toBeGreaterThanOrEqual(3);
+    index.close();
+  });
+
+  it("a template's parameter completes with the server's suggestions (asked ahead for an empty value, else by the previous Tab)", async () => {
+    const fake = fakeMcp();
+    const index = createResourceIndex(fake.mcp);
+    fake.ready();
+    await tick();
+    await tick();
+    expect(index.completion.complete('docs:docs://page/')).toEqual(['docs:docs://page/install', 'docs:docs://page/intro', 'docs:docs://page/usage']);
+    expect(index.completion.complete('docs:docs://page/in')).toEqual(['docs:docs://page/install', 'docs:docs://page/intro']);
+    expect(index.completion.complete('docs:docs://p')).toEqual(['docs:docs://page/']);
     index.close();
   });
 
