@@ -141,9 +141,11 @@ export async function promptCommand(text: string, host: CatalogCommandHost, out:
   }
   if (!prompt) return out([`mcp ${alias}: no prompt named ${JSON.stringify(name)} (:prompts lists them)`], 'error');
   const given = parsePromptArguments(rest.join(' '));
-  // Arguments not given are asked one at a time, so each one's suggestions can depend on the earlier ones.
+  // Arguments not given are asked one at a time, so each one's suggestions can depend on the
+  // earlier ones; optional ones only when none were given on the command line.
+  const askOptional = Object.keys(given).length === 0;
   for (const argument of prompt.arguments) {
-    if (argument.name in given || !host.askForm) continue;
+    if (argument.name in given || !host.askForm || (!argument.required && !askOptional)) continue;
     const value = await askArgument(prompt, argument.name, given, host);
     if (value === null) return out([`prompt ${alias}/${name}: cancelled`]);
     if (value !== undefined) given[argument.name] = value;
