@@ -30,6 +30,7 @@ describe('end to end: MCP resources and prompts', () => {
     const term = start();
     await term.waitFor('mcp 2/2', 30_000);
     broker.route(() => textReply('Read it.'));
+    const before = broker.requests.length;
     // `:resources` lists what the server offers (and waits for its lists, which Tab then uses).
     await term.typeSlowly(':resources');
     term.write(keys.enter);
@@ -43,7 +44,7 @@ describe('end to end: MCP resources and prompts', () => {
     term.write(keys.enter);
     await term.waitFor('Read it.', 20_000);
     expect(await term.screen()).toContain('[resource everything:demo://resource/static/document/architecture.md');
-    const sent = userText(0);
+    const sent = userText(before);
     expect(sent).toContain('[resource: everything:demo://resource/static/document/architecture.md]');
     expect(sent).toContain('# Everything Server – Architecture');
   }, 90_000);
@@ -52,6 +53,8 @@ describe('end to end: MCP resources and prompts', () => {
     const term = start();
     await term.waitFor('mcp 2/2', 30_000);
     broker.route(() => textReply('Sunny.'));
+    // The broker is shared by the tests of this file.
+    const before = broker.requests.length;
     await term.typeSlowly(':prompt everything/args-prompt');
     term.write(keys.enter);
     await term.waitFor((screen) => screen.includes('prompt everything/args-prompt: city') && screen.includes('Enter next'), 20_000);
@@ -67,9 +70,9 @@ describe('end to end: MCP resources and prompts', () => {
     await sleep(150);
     term.write(keys.enter);
     await term.waitFor("› What's weather in Lyon?", 20_000);
-    expect(broker.requests).toHaveLength(0);
+    expect(broker.requests).toHaveLength(before);
     term.write(keys.enter);
     await term.waitFor('Sunny.', 20_000);
-    expect(userText(0)).toBe("What's weather in Lyon?");
+    expect(userText(before)).toBe("What's weather in Lyon?");
   }, 90_000);
 });
