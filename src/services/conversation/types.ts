@@ -142,6 +142,8 @@ export type ApprovalAnswer =
 export interface ProposedCommand extends CommandCheck {
   id: string;
   command: string;
+  /** With shell.sandbox: `sandboxed: …`, or why it will be refused. */
+  sandbox?: string;
 }
 
 export type CommandAnswer = { action: 'run'; command: string } | { action: 'skip' };
