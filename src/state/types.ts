@@ -50,6 +50,8 @@ export type ChatItem =
       output: string;
       exitCode?: number | null;
       timedOut?: boolean;
+      /** Ran under shell.sandbox (bubblewrap). */
+      sandboxed?: boolean;
     }
   | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string }
   /** A compaction: folded to one line, its summary shown when expanded. */

@@ -174,6 +174,11 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
 }
 
 function commandSuffix(item: CommandItem, styles: ChatStyles): Span[] {
+  const state = commandState(item, styles);
+  return item.sandboxed ? [...state, { text: ' · sandboxed', style: styles.muted }] : state;
+}
+
+function commandState(item: CommandItem, styles: ChatStyles): Span[] {
   switch (item.state) {
     case 'running':
       return [{ text: ' running', style: styles.muted }];

@@ -153,7 +153,7 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
         }),
       };
     case 'command-proposed':
-      return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '' }] };
+      return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '', ...(event.command.sandbox?.startsWith('sandboxed:') ? { sandboxed: true } : {}) }] };
     case 'command-started':
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, command: event.command, state: 'running' }) as ChatItem) };
     case 'command-output':
