@@ -186,6 +186,7 @@ function commandState(item: CommandItem, styles: ChatStyles): Span[] {
       return [{ text: ' skipped', style: styles.muted }];
     default:
       if (item.timedOut) return [{ text: ' timed out', style: styles.error }];
+      if (item.refused) return [{ text: ' not run', style: styles.error }];
       if (item.exitCode === null || item.exitCode === undefined) return [{ text: ' killed', style: styles.error }];
       return [{ text: ` exit ${item.exitCode}`, style: item.exitCode === 0 ? styles.muted : styles.error }];
   }

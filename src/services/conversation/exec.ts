@@ -60,7 +60,7 @@ export async function* execCommand(
       output += chunk;
       yield { type: 'command-output', id, chunk };
     }
-    yield { type: 'command-exit', id, exitCode: event.exitCode, timedOut: event.timedOut, truncated: event.truncated };
+    yield { type: 'command-exit', id, exitCode: event.exitCode, timedOut: event.timedOut, truncated: event.truncated, ...(event.refused ? { refused: true } : {}) };
   }
   return { id, role: 'exec', command, output, exitCode, at: now() };
 }

@@ -159,7 +159,7 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
     case 'command-output':
       return { items: updateItem(state.items, event.id, (item) => (item.kind === 'command' ? { ...item, output: item.output + event.chunk } : item)) };
     case 'command-exit':
-      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut, ...(event.refused ? { refused: true } : {}) }) as ChatItem) };
     case 'command-skipped':
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
     case 'usage': {

@@ -18,7 +18,7 @@ export const COMMAND_BUTTONS: FrameButton[] = [
  * verdict that anything else is safe) and hidden characters (then it runs only after an edit).
  */
 export function commandParts(command: string, columns: number, check: Pick<ProposedCommand, 'warnings' | 'mustEdit' | 'sandbox'> = {}): FrameParts {
-  const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+  const header: Line[] = [[{ text: check.sandbox ? 'proposed by the model' : 'proposed by the model, runs in your shell here', tone: 'muted' }]];
   const compactHeader: Line[] = [];
   // How config shell.sandbox confines it (or that it will be refused): kept even when compact.
   if (check.sandbox) {
