@@ -3,7 +3,7 @@
 // started at all, and the connect fails with the reason (never started unconfined).
 import path from 'node:path';
 import type { StdioServerConfig } from '../config/schema';
-import { checkSandbox, describeSandbox, planSandbox, sandboxSettings, wrapCommand } from '../sandbox/index';
+import { describeSandbox, planSandbox, prepareSandbox, sandboxSettings, wrapCommand } from '../sandbox/index';
 
 /** The workspace of a stdio server: its `cwd`, else ours. */
 function workspaceOf(config: StdioServerConfig): string {
@@ -14,10 +14,9 @@ function workspaceOf(config: StdioServerConfig): string {
 export async function sandboxedStdio(config: StdioServerConfig, env: NodeJS.ProcessEnv): Promise<StdioServerConfig> {
   const settings = sandboxSettings(config.sandbox);
   if (!settings) return config;
-  const availability = await checkSandbox(env);
-  if (!availability.ok) throw new Error(`not started: sandbox is set for this server, but ${availability.reason}`);
-  const plan = planSandbox(settings, { workspace: workspaceOf(config), env });
-  const wrapped = wrapCommand(availability.bwrap, plan, config.command, config.args ?? []);
+  const prepared = await prepareSandbox(settings, workspaceOf(config), env);
+  if (!prepared.ok) throw new Error(`not started: sandbox is set for this server, but ${prepared.reason}`);
+  const wrapped = wrapCommand(prepared.bwrap, prepared.plan, config.command, config.args ?? []);
   return { ...config, command: wrapped.command, args: wrapped.args };
 }
 

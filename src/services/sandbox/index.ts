@@ -5,3 +5,4 @@ export { describeSandbox, planSandbox, sandboxSettings, HOME_SECRETS } from './p
 export { bwrapArgs, wrapCommand } from './bwrap';
 export { checkSandbox, findBwrap, INSTALL_HINT } from './availability';
 export { sandboxLabel } from './label';
+export { prepareSandbox, type PreparedSandbox } from './prepare';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { createAsyncQueue } from '../shared/async-queue';
-import { checkSandbox, planSandbox, wrapCommand, type SandboxSettings } from '../sandbox/index';
+import { prepareSandbox, wrapCommand, type SandboxSettings } from '../sandbox/index';
 
 export interface RunOptions {
   command: string;
@@ -67,14 +67,14 @@ export async function* runCommand(options: RunOptions): AsyncGenerator<RunEvent,
   // so the process group and the exit status are the command's own).
   let argv = { command: '/bin/sh', args: ['-c', 'exec "$0" -c "$1" 2>&1', shell, options.command] };
   if (options.sandbox) {
-    const availability = await checkSandbox(env);
-    if (!availability.ok) {
+    const prepared = await prepareSandbox(options.sandbox, cwd, env);
+    if (!prepared.ok) {
       // Never unconfined instead: the config asked for the sandbox.
-      yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: false, truncated: false, droppedBytes: 0, refused: `shell.sandbox is set, but ${availability.reason}` };
+      yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: false, truncated: false, droppedBytes: 0, refused: `shell.sandbox is set, but ${prepared.reason}` };
       return;
     }
     // bwrap is the process group leader; --die-with-parent ends what runs inside when it is stopped.
-    argv = wrapCommand(availability.bwrap, planSandbox(options.sandbox, { workspace: cwd, env }), argv.command, argv.args);
+    argv = wrapCommand(prepared.bwrap, prepared.plan, argv.command, argv.args);
   }
   const child = spawn(argv.command, argv.args, {
     cwd,
