@@ -77,11 +77,12 @@ describe.skipIf(sandboxMissing !== undefined)('sandboxed shell commands (bubblew
     const probe = `node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>{console.log('connected');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`;
     const shared = path.join(os.tmpdir(), `aish-sbx-shared-${process.pid}`);
     writeFileSync(shared, 'x');
-    const closed = await collect({ command: `touch /tmp/aish-private-marker; test -e ${shared} && echo shared-visible || echo shared-hidden; ${probe}`, cwd: home, env });
+    const marker = `/tmp/aish-private-marker-${process.pid}-${Date.now()}`;
+    const closed = await collect({ command: `touch ${marker}; test -e ${shared} && echo shared-visible || echo shared-hidden; ${probe}`, cwd: home, env });
     expect(closed.output).toMatch(/^shared-hidden\n/);
     expect(closed.output).toContain('ECONNREFUSED');
     expect(closed.output).not.toContain('connected');
-    expect(existsSync('/tmp/aish-private-marker')).toBe(false);
+    expect(existsSync(marker)).toBe(false);
     const open = await collect({ command: probe, cwd: home, env, sandbox: { ...SANDBOX, network: true } });
     expect(open.output).toContain('connected');
   });
