@@ -55,6 +55,14 @@ describe('sandbox settings and plan', () => {
     expect(root).toMatchObject({ ok: false, reason: expect.stringContaining('the workspace is /, so nothing would stay read-only') });
   });
 
+  it('refuses where bwrap is there but cannot make namespaces (user namespaces off)', async () => {
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'aish-sbx-bin-'));
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n', { mode: 0o755 });
+    const answer = await checkSandbox({ PATH: bin }, 'linux');
+    expect(answer).toMatchObject({ ok: false });
+    expect(!answer.ok && answer.reason).toMatch(/^bubblewrap \(.*\/bwrap\) cannot make a sandbox here: bwrap: No permissions to create new namespace.*; user namespaces may be off/);
+  });
+
   it('is a config key of shell and of stdio servers', () => {
     const config = parseConfig({ shell: { sandbox: { writable: ['~/.cache'], network: true } }, mcp: { servers: { fs: { command: 'fs-server', sandbox: true } } } }, 'config.json');
     expect(config.shell.sandbox).toEqual({ writable: ['~/.cache'], network: true });
