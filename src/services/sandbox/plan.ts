@@ -32,9 +32,10 @@ function expand(entry: string, home: string, base: string): string {
   return path.resolve(base, entry);
 }
 
+/** Follows symlinks: a dangling one has nothing to hide (and bwrap could not mount over it). */
 function exists(file: string): boolean {
   try {
-    fs.lstatSync(file);
+    fs.statSync(file);
     return true;
   } catch {
     return false;

@@ -73,8 +73,14 @@ export async function* runCommand(options: RunOptions): AsyncGenerator<RunEvent,
       yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: false, truncated: false, droppedBytes: 0, refused: `shell.sandbox is set, but ${prepared.reason}` };
       return;
     }
-    // bwrap is the process group leader; --die-with-parent ends what runs inside when it is stopped.
-    argv = wrapCommand(prepared.bwrap, prepared.plan, argv.command, argv.args);
+    if (options.signal?.aborted) {
+      yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: true, truncated: false, droppedBytes: 0 };
+      return;
+    }
+    // bwrap's own complaints (a path gone since the plan) go into the output like the command's;
+    // it is the process group leader, and --die-with-parent ends what runs inside when it is stopped.
+    const wrapped = wrapCommand(prepared.bwrap, prepared.plan, argv.command, argv.args);
+    argv = { command: '/bin/sh', args: ['-c', 'exec "$0" "$@" 2>&1', wrapped.command, ...wrapped.args] };
   }
   const child = spawn(argv.command, argv.args, {
     cwd,

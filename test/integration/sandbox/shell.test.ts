@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,6 +92,25 @@ describe.skipIf(sandboxMissing !== undefined)('sandboxed shell commands (bubblew
     const { exit } = await collect({ command: `touch ${outside}/allowed`, cwd: home, env, sandbox: { ...SANDBOX, writable: [outside] } });
     expect(exit.exitCode).toBe(0);
     expect(existsSync(path.join(outside, 'allowed'))).toBe(true);
+  });
+
+  it('ignores a secret path that is a dangling symlink (nothing to hide) instead of failing', async () => {
+    const { home, env } = scratch();
+    symlinkSync('/nonexistent/target', path.join(home, '.aws'));
+    const { output, exit } = await collect({ command: 'touch made && echo ok', cwd: home, env });
+    expect(output).toBe('ok\n');
+    expect(exit.exitCode).toBe(0);
+  });
+
+  it('shows bubblewrap\'s own error in the output when it fails to start the command', async () => {
+    const { home, env } = scratch();
+    // A bwrap that passes the trial run and then fails as bwrap does.
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'aish-sbx-fakebin-'));
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\nfor last; do :; done\n[ "$last" = true ] && exit 0\necho "bwrap: Can\'t mount tmpfs on /newroot/x: No space left" >&2\nexit 1\n', { mode: 0o755 });
+    const { output, exit } = await collect({ command: 'touch never', cwd: home, env: { ...env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(output).toBe("bwrap: Can't mount tmpfs on /newroot/x: No space left\n");
+    expect(exit.exitCode).toBe(1);
+    expect(existsSync(path.join(home, 'never'))).toBe(false);
   });
 
   it('a cancelled command ends with everything it started inside', async () => {
