@@ -50,6 +50,10 @@ export type ChatItem =
       output: string;
       exitCode?: number | null;
       timedOut?: boolean;
+      /** Ran under shell.sandbox (bubblewrap). */
+      sandboxed?: boolean;
+      /** Not run: shell.sandbox is set and cannot be had here. */
+      refused?: boolean;
     }
   | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string }
   /** A compaction: folded to one line, its summary shown when expanded. */

@@ -144,6 +144,8 @@ export type ApprovalAnswer =
 export interface ProposedCommand extends CommandCheck {
   id: string;
   command: string;
+  /** With shell.sandbox: `sandboxed: …`, or why it will be refused. */
+  sandbox?: string;
 }
 
 export type CommandAnswer = { action: 'run'; command: string } | { action: 'skip' };
@@ -169,7 +171,7 @@ export type ConversationEvent =
   | { type: 'command-proposed'; command: ProposedCommand }
   | { type: 'command-started'; id: string; command: string }
   | { type: 'command-output'; id: string; chunk: string }
-  | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean }
+  | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean; refused?: boolean }
   | { type: 'command-skipped'; id: string }
   | { type: 'usage'; usage: Usage; tokensPerSecond?: number }
   /** The context of the request about to go out (estimated) or just answered (counted by the server). */

@@ -43,6 +43,8 @@ export interface ServerSnapshot {
   instructions?: string;
   /** The server's latest log messages (`notifications/message`), oldest first, capped. */
   log?: ServerLogEntry[];
+  /** `sandboxed: no network · writes …` for a stdio server confined by its `sandbox` config. */
+  sandbox?: string;
 }
 
 /** A form the server asks the user to fill (`elicitation/create`, form mode). Raw and unsanitized. */

@@ -134,7 +134,7 @@ function indented(text: string, tone: Tone, columns: number, maxRows = Infinity)
   return shown.map((line) => [{ text: NOTE_INDENT }, ...line]);
 }
 
-/** Lines under a server that say what is wrong: the error, stderr tail, or where to authorize. */
+/** Lines under a server that say what is wrong (the error, stderr tail, or where to authorize) and whether it is sandboxed. */
 function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   const lines: Line[] = [];
   if (server.state === 'error' && server.error) {
@@ -153,6 +153,8 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   } else if (server.state === 'disconnected' && server.error) {
     pushAll(lines, indented(sanitizeLabel(server.error), 'muted', columns, 2));
   }
+  // How its `sandbox` config confines a stdio server; an error above already says why it was refused.
+  if (server.sandbox && server.state !== 'error') pushAll(lines, indented(sanitizeLabel(server.sandbox), 'muted', columns, 2));
   return lines;
 }
 
