@@ -10,6 +10,7 @@
 // - a message that got no answer, and what Esc took out of the queue, go back into the input
 //   (take-back.ts);
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
+import { resumeHint } from './resume-hint';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
@@ -70,6 +71,8 @@ export interface Session extends AppController {
   toggleTool(alias: string, tool?: string): void;
   /** Resolves once nothing is running or queued. */
   idle(): Promise<void>;
+  /** `aish-tui --resume <id>` for the session being written, once it is saved (printed on exit). */
+  resumeHint(): string | undefined;
   /** Stops everything and closes the MCP servers and the session file. */
   close(): Promise<void>;
 }
@@ -313,6 +316,7 @@ export function createSession(options: SessionOptions): Session {
       publishTools();
     },
     idle: () => jobs.idle(),
+    resumeHint: () => resumeHint(log.dir, log.id()),
     async close() {
       if (closed) return;
       closed = true;

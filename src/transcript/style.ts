@@ -172,7 +172,7 @@ export function chatStyles(theme: Theme): ChatStyles {
     strong: { bold: true },
     em: { italic: true },
     del: { strike: true },
-    codespan: theme.color ? c('yellow') : {},
+    codespan: theme.color ? c(theme.code ?? 'yellow') : {},
     link: { ...c(theme.accent), underline: true },
     url: theme.color ? c(theme.muted) : { dim: true },
     quoteBar: theme.color ? c(theme.muted) : { dim: true },
