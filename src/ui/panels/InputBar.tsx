@@ -72,7 +72,8 @@ export const InputBar = memo(function InputBar({ editor, focused, width, maxRows
   return (
     <Box width={width} flexDirection="column">
       {above > 0 ? <BorderWithLabel width={width} top label={hiddenLabel(above, 'above')} color={borderColor} theme={theme} /> : null}
-      <Box width={width} flexDirection="column" borderStyle="round" borderTop={above === 0} borderBottom={below === 0} borderColor={borderColor} paddingLeft={1}>
+      {/* Keyed by which borders it draws: Ink sets a border edge when shown but never clears it. */}
+      <Box key={`${above > 0}:${below > 0}`} width={width} flexDirection="column" borderStyle="round" borderTop={above === 0} borderBottom={below === 0} borderColor={borderColor} paddingLeft={1}>
         {empty ? (
           <Box paddingRight={1}>
             <Text wrap="truncate-end">
