@@ -130,6 +130,16 @@ export interface CommandHost {
   keyHelp?: () => string[];
 }
 
+/** What works without a command (README.md, "Project context", "Small comforts"). */
+const ALSO_HELP = [
+  'Also:',
+  '  AGENTS.md files from the repository root down to here join the system prompt (:context lists them)',
+  "  .aish/config.* of a directory you trust merges over your config (asked once per directory, again when the file changes)",
+  '  a bell or desktop notification (ui.notify) when an answer ends or a frame waits while the terminal is in the background',
+  "  colours follow the terminal's background (ui.theme: auto, dark or light; NO_COLOR turns them off)",
+  '  after quitting, aish-tui prints the --resume <id> that continues the session',
+];
+
 export function helpLines(keyHelp: () => string[] = () => []): string[] {
   const width = Math.max(...COMMAND_HELP.map((entry) => entry.command.length), ...META_COMMANDS.map((spec) => spec.usage.length));
   const lines = ['Commands:'];
@@ -140,6 +150,7 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
   lines.push(`  ${'!<command>'.padEnd(width + 12)}  run a shell command now; its output goes to the model with your next message`);
   lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
   lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
+  lines.push('', ...ALSO_HELP);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
   return lines;
