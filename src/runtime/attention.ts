@@ -34,6 +34,6 @@ export function watchForAttention(store: AppStore, options: AttentionOptions): (
 
 /** The words of each notification: fixed, never text from the model or a server. */
 export const ATTENTION_TEXT: Readonly<Record<AttentionReason, string>> = {
-  answer: 'the answer is complete',
+  answer: 'the answer has ended',
   frame: 'waiting for your decision',
 };

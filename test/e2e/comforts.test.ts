@@ -30,7 +30,7 @@ async function send(session: TerminalSession, text: string): Promise<void> {
   await session.waitFor(/done here[\s\S]*idle/);
 }
 
-const OSC9 = '\x1b]9;aish-tui: the answer is complete\x07';
+const OSC9 = '\x1b]9;aish-tui: the answer has ended\x07';
 
 describe('end to end: small comforts', () => {
   it('asks for focus reports; a notification only while the terminal is not focused; the reports never reach the input', async () => {
