@@ -1,6 +1,7 @@
 // The working directory's project: its config (used once trusted) and its AGENTS.md files (README.md,
 // "Project context"). Decided before the screen switches, so the trust question is a plain one on the
 // terminal and the answer is known before any server starts.
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
@@ -55,8 +56,29 @@ export function trustQuestion(project: ProjectConfigFile, changed: boolean, env:
     changed ? `The project config ${file} changed since you trusted ${dir}.` : `${dir} has a project config: ${file}`,
     'It is merged over your own config and can start MCP servers (programs on this computer),',
     'change models and approval rules, and, as a .ts or .js file, runs code when it is loaded.',
+    ...declaredServers(project.file),
     `Trust ${dir} and use it? [y/N] `,
   ].join('\n');
+}
+
+/** What a JSON project config would start, read without running anything (a .ts or .js file is not run to ask). */
+function declaredServers(file: string): string[] {
+  if (!file.endsWith('.json')) return [];
+  let servers: unknown;
+  try {
+    servers = (JSON.parse(readFileSync(file, 'utf8')) as { mcp?: { servers?: unknown } })?.mcp?.servers;
+  } catch {
+    return [];
+  }
+  if (!servers || typeof servers !== 'object') return [];
+  const lines = Object.entries(servers as Record<string, { command?: unknown; args?: unknown; url?: unknown }>).map(([alias, server]) => {
+    const command = typeof server?.command === 'string' ? [server.command, ...(Array.isArray(server.args) ? server.args.map(String) : [])].join(' ') : undefined;
+    const what = command !== undefined ? `runs ${command}` : typeof server?.url === 'string' ? `connects to ${server.url}` : '';
+    return `  ${sanitizeLabel(alias)}: ${sanitizeLabel(what).slice(0, 160)}`;
+  });
+  if (lines.length === 0) return [];
+  const shown = lines.slice(0, 10);
+  return ['Its MCP servers:', ...shown, ...(lines.length > shown.length ? [`  and ${lines.length - shown.length} more`] : [])];
 }
 
 /** A plain yes/no on the terminal, before the full screen; Ctrl+C quits. */

@@ -30,7 +30,8 @@ function project(): { home: string; repo: string; sub: string } {
 }
 
 function writeProjectConfig(dir: string, model: string): void {
-  writeFileSync(path.join(dir, '.aish', 'config.json'), JSON.stringify({ models: { [model]: { baseUrl: broker.url, model } }, defaultModel: model }));
+  const mcp = { servers: { helper: { command: 'echo', args: ['from-project'], disabled: true } } };
+  writeFileSync(path.join(dir, '.aish', 'config.json'), JSON.stringify({ models: { [model]: { baseUrl: broker.url, model } }, defaultModel: model, mcp }));
 }
 
 function aish(args: string[], home: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -77,6 +78,8 @@ describe('end to end: project context', () => {
     const { home, sub } = project();
     const first = track(new TerminalSession({ home, cwd: sub, cols: 110, rows: 30 }));
     await first.waitFor('Trust ~/repo/pkg/sub and use it? [y/N]');
+    // What it would start is named before the answer (read from the JSON, nothing run).
+    expect(await first.screen()).toContain('helper: runs echo from-project');
     first.write('y\r');
     await first.waitFor(/projected · idle/);
     await first.typeSlowly(':context');
