@@ -9,6 +9,8 @@ import { askBackground, backgroundFromEnv, type Background } from '../terminal/b
 import type { KeyInput } from '../terminal/keyboard/keyInput';
 import { FOCUS_IN, FOCUS_OUT, notifyMethodFor, notifySequence } from '../terminal/notify';
 
+const NO_OSC_TERMS = new Set(['linux', 'dumb']);
+
 export interface ComfortsOptions {
   config: Pick<AppConfig, 'ui'>;
   store: AppStore;
@@ -41,7 +43,9 @@ export function startComforts(options: ComfortsOptions): () => void {
           },
         });
   const noColor = options.env.NO_COLOR !== undefined && options.env.NO_COLOR !== '';
-  if (options.config.ui.theme === 'auto' && !noColor) {
+  // The Linux console prints an OSC it does not know; it is dark anyway.
+  const answersOsc = !NO_OSC_TERMS.has(options.env.TERM ?? '');
+  if (options.config.ui.theme === 'auto' && !noColor && answersOsc) {
     void askBackground({ write: options.write, onReply: (listener) => options.keys.onReply(listener) }).then((background) => {
       if (background) options.store.getState().setBackground(background);
     });
