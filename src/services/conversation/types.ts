@@ -40,6 +40,8 @@ export interface Attachment {
   bytes: number;
   /** The text of a text file; a `data:<mime>;base64,…` URL for an image. */
   data: string;
+  /** An MCP resource (`@alias:uri`, `path` is `alias:uri`) rather than a file. */
+  origin?: 'resource';
 }
 
 export type Message =

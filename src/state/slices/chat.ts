@@ -38,9 +38,9 @@ export function compactionItem(message: Extract<Message, { role: 'compaction' }>
 }
 
 /** How an attached file shows in the transcript (raw: sanitized when drawn). */
-export function attachmentLabel(attachment: Pick<Attachment, 'path' | 'kind' | 'bytes'>): string {
+export function attachmentLabel(attachment: Pick<Attachment, 'path' | 'kind' | 'bytes' | 'origin'>): string {
   const size = attachment.bytes < 1024 ? `${attachment.bytes} B` : `${Math.ceil(attachment.bytes / 1024)} KB`;
-  return `${attachment.kind === 'image' ? 'image ' : ''}${attachment.path} · ${size}`;
+  return `${attachment.kind === 'image' ? 'image ' : attachment.origin === 'resource' ? 'resource ' : ''}${attachment.path} · ${size}`;
 }
 
 let nextItemId = 0;
