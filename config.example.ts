@@ -165,6 +165,11 @@ const config: AishConfigInput = {
     autoCompactAt: 0.85,
     keepTurns: 2, // turns kept word for word after a compaction
     windowTimeoutMs: 4000, // how long the model's server is asked about its window
+    // AGENTS.md files from the repository root down to the working directory join the system
+    // prompt (all together cut at maxProjectDocChars). A project's own `.aish/config.*` merges over
+    // this file once you trust its directory (asked at start; see README "Project context").
+    projectDocs: true,
+    maxProjectDocChars: 32_000,
   },
 
   broker: {
@@ -189,7 +194,15 @@ const config: AishConfigInput = {
     toolListBytes: 8 * 1024 * 1024, // one server's tool list; the rest of a longer one is dropped
   },
 
-  ui: { sidebar: true, maxFps: 30 }, // maxFps bounds how often the screen is redrawn
+  ui: {
+    sidebar: true,
+    maxFps: 30, // bounds how often the screen is redrawn
+    // An answer that ends or a frame that waits while the terminal is in the background:
+    // 'auto' (desktop notification where the terminal shows one, else the bell), 'bell', 'osc9', 'osc777', 'off'.
+    notify: 'auto',
+    // 'auto' asks the terminal for its background colour (OSC 11); 'dark' or 'light' choose. NO_COLOR wins.
+    theme: 'auto',
+  },
 };
 
 export default config;

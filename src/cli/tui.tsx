@@ -38,14 +38,15 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // Frames are composed row by row from the last frame's rows (see terminal/inkOutput.ts).
   installFastInkOutput();
 
-  const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
+  const { initialBackground, startComforts } = await import('./comforts');
+  const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar, background: initialBackground(config, process.env) });
   const history = InputHistory.forStateDir(config.paths.stateDir).load();
   if (history.lastError) store.getState().addStatus('warn', history.lastError);
   for (const notice of notices) store.getState().addStatus(notice.level, notice.text);
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
-  const screen = enterFullScreen({ bracketedPaste: true, onFatal: () => saveOnExit?.() });
+  const screen = enterFullScreen({ bracketedPaste: true, focusReporting: true, onFatal: () => saveOnExit?.() });
   const writer = new ScreenWriter(process.stdout);
   let lastFrame = '';
   const sink = new FrameSink(process.stdout, (frame) => {
@@ -64,6 +65,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // The one reader of the keyboard (see src/terminal/keyboard/keyInput.ts); Ink's own input is unused.
   const keys = new KeyInput(process.stdin);
   keys.start();
+  // Focus reports, notifications while in the background, the theme from the terminal's background.
+  const stopComforts = startComforts({ config, store, keys, write: (sequence) => writer.passthrough(sequence), env: process.env });
 
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
@@ -74,12 +77,16 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const quit = () => {
     if (quitting) return;
     quitting = true;
+    stopComforts();
     keys.stop();
     instance?.unmount();
     transcriptLayer.dispose();
     sink.emit('close');
     process.stdout.off('resize', onResize);
     screen.restore();
+    // On the normal screen, after the restore: the way back stays in the scrollback.
+    const hint = controller.resumeHint();
+    if (hint) process.stdout.write(`${hint}\n`);
     process.stdin.unref?.();
     resolveExit(0);
   };

@@ -16,7 +16,7 @@ import type { AppStore } from '../state/store';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
 import { maxTokensOf } from '../services/broker/request';
-import { contextLines, describeWindow } from './context-lines';
+import { contextLines, describeWindow, projectDocLines } from './context-lines';
 import type { ModelConfig } from '../services/broker/types';
 import type { ToolBudget } from './tool-budget';
 import { budgetSummary, switchTools, toolNote } from './tool-commands';
@@ -44,7 +44,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'help', usage: ':help', help: 'list every command and key (every command also works as /name)', aliases: ['h', '?'] },
   { name: 'clear', usage: ':clear', help: 'clear the conversation and start a new session (also :new)', aliases: ['new'] },
   { name: 'model', usage: ':model [name]', help: 'pick a model (configured, or offered by a configured server), or switch to <name> for the next request', args: ['model'] },
-  { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve" },
+  { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve; the AGENTS.md files and project config in use" },
   { name: 'compact', usage: ':compact [focus]', help: 'summarise the conversation so far to free context (the last turns stay as they are; focus: what the summary must keep)' },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
   { name: 'resume', usage: ':resume [id]', help: 'pick a saved session, or load <id> (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
@@ -135,6 +135,16 @@ export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   keyHelp?: () => string[];
 }
 
+/** What works without a command (README.md, "Project context", "Small comforts"). */
+const ALSO_HELP = [
+  'Also:',
+  '  AGENTS.md files from the repository root down to here join the system prompt (:context lists them)',
+  "  .aish/config.* of a directory you trust merges over your config (asked once per directory, again when the file changes)",
+  '  a bell or desktop notification (ui.notify) when an answer ends or a frame waits while the terminal is in the background',
+  "  colours follow the terminal's background (ui.theme: auto, dark or light; NO_COLOR turns them off)",
+  '  after quitting, aish-tui prints the --resume <id> that continues the session',
+];
+
 export function helpLines(keyHelp: () => string[] = () => []): string[] {
   const width = Math.max(...COMMAND_HELP.map((entry) => entry.command.length), ...META_COMMANDS.map((spec) => spec.usage.length));
   const lines = ['Commands:'];
@@ -146,6 +156,7 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
   lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
   lines.push(`  ${'@alias:uri'.padEnd(width + 12)}  attach a resource of a connected MCP server (Tab completes; :resources lists them)`);
   lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
+  lines.push('', ...ALSO_HELP);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
   return lines;
@@ -350,7 +361,7 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       const model = host.config.models[host.modelName()];
       const maxTokens = model ? maxTokensOf(model) : undefined;
       const reserveFrom = maxTokens !== undefined ? 'max_tokens of the model' : "the model sets no max_tokens: a quarter of the window, at most 4096";
-      return out(contextLines(host.contextSnapshot(), { autoCompactAt: host.config.context.autoCompactAt, reserveFrom }));
+      return out([...contextLines(host.contextSnapshot(), { autoCompactAt: host.config.context.autoCompactAt, reserveFrom }), ...projectDocLines(host.config.projectDocs, host.cwd, host.config.projectConfigPath)]);
     }
     case 'compact': {
       const focus = line.trim().slice(1).trim().replace(/^\S+\s*/, '');

@@ -10,6 +10,7 @@
 // - a message that got no answer, and what Esc took out of the queue, go back into the input
 //   (take-back.ts);
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
+import { resumeHint } from './resume-hint';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
@@ -74,6 +75,8 @@ export interface Session extends AppController {
   mentionCompletion: CompletionSource;
   /** Resolves once nothing is running or queued. */
   idle(): Promise<void>;
+  /** `aish-tui --resume <id>` for the session being written, once it is saved (printed on exit). */
+  resumeHint(): string | undefined;
   /** Stops everything and closes the MCP servers and the session file. */
   close(): Promise<void>;
 }
@@ -324,6 +327,7 @@ export function createSession(options: SessionOptions): Session {
       publishTools();
     },
     idle: () => jobs.idle(),
+    resumeHint: () => resumeHint(log.dir, log.id()),
     async close() {
       if (closed) return;
       closed = true;

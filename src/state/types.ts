@@ -310,6 +310,8 @@ export interface UiSlice {
   reasoningCollapsed: boolean;
   /** Transcript items shown expanded (tool results in full). */
   expandedIds: string[];
+  /** The terminal's background: which theme the colours come from (terminal/background.ts). */
+  background: 'dark' | 'light';
   /** The open picker, if any (it takes the keys until it closes). */
   picker?: PickerState;
 }

@@ -272,6 +272,10 @@ export const configSchema = z.strictObject({
       keepTurns: positiveInt.max(50).default(2),
       /** How long the model's server is asked about its window before it counts as unknown. */
       windowTimeoutMs: positiveInt.default(4000),
+      /** AGENTS.md files from the repository root down to the working directory join the system prompt. */
+      projectDocs: z.boolean().default(true),
+      /** Most characters of them all together (the rest is cut, with a note). */
+      maxProjectDocChars: positiveInt.default(32_000),
     })
     .prefault({}),
   broker: z
@@ -299,6 +303,14 @@ export const configSchema = z.strictObject({
     .strictObject({
       sidebar: z.boolean().default(true),
       maxFps: z.number().int().min(1).max(120).default(30),
+      /**
+       * Told when an answer ends or a frame waits while the terminal is not focused: `auto` (a
+       * desktop notification where the terminal is known to show one, else the bell), `bell`,
+       * `osc9`, `osc777`, or `off`.
+       */
+      notify: z.enum(['auto', 'bell', 'osc9', 'osc777', 'off']).default('auto'),
+      /** Colours for a dark or light background; `auto` asks the terminal (OSC 11). NO_COLOR wins. */
+      theme: z.enum(['auto', 'dark', 'light']).default('auto'),
     })
     .prefault({}),
 });
