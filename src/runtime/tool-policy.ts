@@ -10,6 +10,8 @@ import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, ty
 import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { sanitizeName } from '../services/terminal/look-alike';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
+import { createRulesStore, PROJECT_RULES, type RulesStore } from '../services/tools/saved-rules';
+import path from 'node:path';
 
 export type Report = (level: 'info' | 'warn' | 'error', text: string) => void;
 
@@ -36,6 +38,8 @@ export interface ToolPolicyOptions {
   cwd?: string;
   /** The config's secrets (an argument holding one is flagged); asked per call. */
   secrets?: () => readonly string[];
+  /** Saved rules (tests); default: `<cwd>/.aish/rules.json` and `<configDir>/rules.json`. */
+  saved?: RulesStore;
 }
 
 type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
@@ -47,7 +51,8 @@ type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
 export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher } {
   const home = env.HOME || os.homedir();
   const settings = config.mcp.argumentGuard;
-  const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), ...(config.sourcePath ? [config.sourcePath] : [])];
+  // The project's saved rules are aish-tui's own file too: a tool writing it asks.
+  const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), path.join(cwd, PROJECT_RULES), ...(config.sourcePath ? [config.sourcePath] : [])];
   // Built on the first call decided, not at start: start-up reads only what the first frame draws.
   let check: ArgumentGuard | undefined;
   let matches: ArgumentMatcher | undefined;
@@ -74,13 +79,17 @@ export interface ToolPolicy {
 /** Throws (with the pattern in the message) when a rule pattern is malformed. */
 export function createToolPolicy(config: GuardConfig, servers: PinnedServers, options: ToolPolicyOptions): ToolPolicy {
   const { headless, report } = options;
+  const cwd = options.cwd ?? process.cwd();
+  const saved = options.saved ?? createRulesStore({ projectDir: cwd, configDir: config.paths.configDir, stateDir: config.paths.stateDir });
   // First, so that a malformed pattern stops the run before anything follows the servers.
   const policy = createApprovalPolicy({
     autoApprove: config.mcp.autoApprove,
     argumentRules: config.mcp.argumentRules,
-    guard: argumentGuardFor(config, options.env ?? process.env, options.cwd ?? process.cwd(), options.secrets),
+    guard: argumentGuardFor(config, options.env ?? process.env, cwd, options.secrets),
+    saved,
     ...(headless ? { allow: headless.allow, headless: true } : {}),
   });
+  for (const state of policy.savedFiles()) if (state.problem) report('warn', `saved rules ${state.file}: ${state.problem}`);
   if (options.definitions) {
     policy.setDefinitions(options.definitions);
     return { policy, stop: () => {} };
