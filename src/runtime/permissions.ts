@@ -78,7 +78,7 @@ export function permissionLines(rules: readonly PolicyRule[], servers: readonly 
       continue;
     }
     if (group.length === 0) {
-      if (origin === 'saved') lines.push(`  ${ORIGIN_TITLES.saved}: none (rules are not saved between sessions)`);
+      if (origin === 'saved') lines.push('  Saved: none (r in a tool frame saves a rule for this project or everywhere)');
       continue;
     }
     lines.push(`  ${ORIGIN_TITLES[origin]}${origin === 'config' && config.sourcePath ? ` ${displayPath(config.sourcePath, env)}` : ''}:`);

@@ -207,6 +207,8 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
  */
 function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (actionFor('line', key) === 'line.back') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
+  // Ctrl+G opens $EDITOR in the arguments field (ui/Frames.tsx, it needs the terminal); elsewhere it says so.
+  if (actionFor('line', key) === 'line.externalEditor') return { ui, handled: true, hint: ui.mode === 'args' ? 'no external editor here' : 'Ctrl+G opens $EDITOR in the arguments field (a in a tool frame)' };
   // A sampling request or answer has many lines: Enter uses the edit, Ctrl+J starts a new line.
   const result = applyEditorKey(ui.field, key, { multiline: isSampling(context.kind) || ui.mode === 'args' });
   if (result.kind === 'edit') return { ui: { ...ui, field: result.state }, handled: true };
