@@ -6,6 +6,7 @@
 import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
 import { sessionsDir } from '../services/history/index';
+import { displayPath } from '../services/config/paths';
 import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
 import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { sanitizeName } from '../services/terminal/look-alike';
@@ -89,7 +90,7 @@ export function createToolPolicy(config: GuardConfig, servers: PinnedServers, op
     saved,
     ...(headless ? { allow: headless.allow, headless: true } : {}),
   });
-  for (const state of policy.savedFiles()) if (state.problem) report('warn', `saved rules ${state.file}: ${state.problem}`);
+  for (const state of policy.savedFiles()) if (state.problem) report('warn', `saved rules ${displayPath(state.file, options.env ?? process.env)}: ${state.problem}`);
   if (options.definitions) {
     policy.setDefinitions(options.definitions);
     return { policy, stop: () => {} };

@@ -149,7 +149,7 @@ function rowOf(identity: boolean, names: string[], flag: string, note: string): 
 }
 
 const REASON_FIELD: AskField = { mode: 'reason', prompt: [{ text: 'Reason: ', tone: 'accent' }], help: 'Enter deny with this reason · Esc back' };
-const RULE_FIELD: AskField = { mode: 'rule', prompt: [{ text: 'Rule: ', tone: 'accent' }], help: 'allow|deny project|everywhere alias__tool|alias__* [name=glob] · Enter save · Esc back' };
+const RULE_FIELD: AskField = { mode: 'rule', prompt: [{ text: 'Rule: ', tone: 'accent' }], help: 'allow|deny project|everywhere tool [arg=glob] · Enter save · Esc back' };
 
 /** Rows of the arguments field at most: the rest scrolls with the cursor. */
 const ARGS_ROWS = 10;

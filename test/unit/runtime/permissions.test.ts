@@ -44,7 +44,7 @@ describe(':permissions', () => {
       { scope: 'project' as const, file: '/h/p/.aish/rules.json', rules: [{ allow: true, tool: 'fs__*' }], untrusted: true, problem: 'not written by aish-tui on this machine' },
       { scope: 'everywhere' as const, file: '/h/.config/aish/rules.json', rules: [{ allow: false, tool: 'fs__rm' }, { allow: true, tool: 'fs__read_file', args: { path: '~/src/**' } }] },
     ];
-    const text = permissionLines([], [server('fs', ['read_file', 'rm'])], { mcp: parsed.mcp, paths: { configDir: '/h/.config/aish', stateDir: '/h/.local/state/aish' } }, { HOME: '/h' }, files).join('\n');
+    const text = permissionLines([], [server('fs', ['read_file', 'rm'])], { mcp: parsed.mcp, paths: { configDir: '/h/.config/aish', stateDir: '/h/.local/state/aish' }, sourcePath: undefined }, { HOME: '/h' }, files).join('\n');
     expect(text).toContain('A tool never approved before asks once even under a server-wide allow rule');
     expect(text).toContain('this project: ~/p/.aish/rules.json — NOT IN FORCE: not written by aish-tui on this machine');
     expect(text).toContain(' 1. allow  fs__*\n           matches nothing (not in force)');
