@@ -67,7 +67,8 @@ export type Message =
       editedArguments?: Record<string, unknown>;
     }
   /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (docs/ARCHITECTURE.md, Conversation rules). */
-  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string }
+  /** `proposed`: the model's CMD: line, when the user edited it before it ran (`command` is what ran). */
+  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string; proposed?: string }
   /**
    * The conversation before `keptFrom` condensed into `summary` (services/context/compact.ts): from
    * here on the model gets the summary and the messages from `keptFrom` on; the messages it

@@ -123,3 +123,11 @@ describe('rules saved from the approval frame', () => {
     expect(saving.policy.rules().filter((rule) => rule.origin === 'saved')).toEqual([]);
   });
 });
+
+describe('an edited CMD: command', () => {
+  it('reaches the model saying the user edited it and what was proposed', async () => {
+    const { formatExec } = await import('../../../src/services/conversation/context');
+    const text = formatExec({ id: 'e', role: 'exec', command: 'ls -la /tmp', proposed: 'rm -rf /tmp', output: 'ok\n', exitCode: 0, at: '2026-01-01T00:00:00.000Z' });
+    expect(text).toBe('[exec: ls -la /tmp]\n[the user edited the proposed command before it ran; proposed: rm -rf /tmp]\nok\n[exit code 0]');
+  });
+});
