@@ -199,6 +199,9 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
           view = { ...shown, retry: { field: 'rule', text: answer.text, problem: result.problem } };
           continue;
         }
+        // An allow rule typed on this frame is the user allowing this call: the tool counts as
+        // approved (a server-wide rule saved here does not hold back the very tool it was saved on).
+        if (result.allow) ctx.policy.recordUserApproval(known.alias, known.tool, known.info);
         const again = ctx.policy.decide(known.alias, known.tool, args);
         if (again.action !== 'ask') {
           decision = fromRule(again);

@@ -131,3 +131,15 @@ describe('an edited CMD: command', () => {
     expect(text).toBe('[exec: ls -la /tmp]\n[the user edited the proposed command before it ran; proposed: rm -rf /tmp]\nok\n[exit code 0]');
   });
 });
+
+describe('a server-wide rule saved on a tool never approved', () => {
+  it('runs the call it was saved on (the user allowed it there); another never-approved tool still asks once', async () => {
+    const { ctx, asked, ran, policy } = setup([{ action: 'rule', text: 'allow project fs__*' }]);
+    const approved = new Set<string>();
+    policy.setDefinitions({ changeOf: () => undefined, accept: (alias, tool) => void approved.add(`${alias}__${tool}`), isNew: (alias, tool) => !approved.has(`${alias}__${tool}`) });
+    await run(ctx, '{"path":"/srv/x"}');
+    expect(asked).toHaveLength(1);
+    expect(ran).toEqual([{ path: '/srv/x' }]);
+    expect(policy.decide('fs', 'write_file', { path: '/srv/x' })).toMatchObject({ action: 'ask', newTool: 'saved rule (this project) fs__*' });
+  });
+});
