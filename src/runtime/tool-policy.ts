@@ -81,13 +81,14 @@ export interface ToolPolicy {
 export function createToolPolicy(config: GuardConfig, servers: PinnedServers, options: ToolPolicyOptions): ToolPolicy {
   const { headless, report } = options;
   const cwd = options.cwd ?? process.cwd();
-  const saved = options.saved ?? createRulesStore({ projectDir: cwd, configDir: config.paths.configDir, stateDir: config.paths.stateDir });
+  // Without the app's directories (a config assembled by hand) nothing is saved or read.
+  const saved = options.saved ?? (config.paths?.configDir && config.paths.stateDir ? createRulesStore({ projectDir: cwd, configDir: config.paths.configDir, stateDir: config.paths.stateDir }) : undefined);
   // First, so that a malformed pattern stops the run before anything follows the servers.
   const policy = createApprovalPolicy({
     autoApprove: config.mcp.autoApprove,
     argumentRules: config.mcp.argumentRules,
     guard: argumentGuardFor(config, options.env ?? process.env, cwd, options.secrets),
-    saved,
+    ...(saved ? { saved } : {}),
     ...(headless ? { allow: headless.allow, headless: true } : {}),
   });
   for (const state of policy.savedFiles()) if (state.problem) report('warn', `saved rules ${displayPath(state.file, options.env ?? process.env)}: ${state.problem}`);
