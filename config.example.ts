@@ -80,7 +80,9 @@ const config: AishConfigInput = {
       },
     },
     // Tool calls run only after you approve them, unless a rule here allows them.
-    // `true` allows without asking, `false` always denies (deny wins).
+    // `true` allows without asking, `false` always denies (deny wins). Rules saved with `r` in a
+    // tool frame (.aish/rules.json per project, rules.json here for all projects) apply beside
+    // these; `:permissions` lists them and `:permissions delete N` removes one.
     autoApprove: {
       builtin__calculator: true, // one tool
       'builtin__*': true, // every tool of one server

@@ -53,7 +53,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'fork', usage: ':fork', help: 'go on in a new session with this conversation; the current one stays as it is' },
   { name: 'copy', usage: ':copy [n] [code [k]]', help: 'copy the last (n: n-th last) answer, or its last (k-th) code block, to the clipboard (OSC 52; a file when it cannot)' },
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
-  { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)', aliases: ['perms'] },
+  { name: 'permissions', usage: ':permissions [delete N]', help: 'every approval rule in force (config, command line, saved, this session), where it comes from and which tools it matches (also p in the sidebar); delete N removes saved rule N', aliases: ['perms'] },
   { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
   { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
   { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
@@ -100,7 +100,7 @@ export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   config: AppConfig;
   mcp: McpManagerService;
   /** The approval rules in force, for `:permissions`. */
-  policy: Pick<ApprovalPolicy, 'rules'>;
+  policy: Pick<ApprovalPolicy, 'rules'> & Partial<Pick<ApprovalPolicy, 'savedFiles' | 'deleteSavedRule'>>;
   /** Tool switches and costs; absent in front ends without them. */
   tools?: ToolBudget;
   modelConfig?: () => ModelConfig | undefined;
@@ -395,10 +395,21 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return out(...rootsCommand(rest, host));
     case 'permissions':
     case 'perms':
-      return out(permissionLines(host.policy.rules(), host.mcp.servers(), host.config, host.env));
+      return permissionsCommand(rest, host, out);
     case undefined:
       return out(['type :help for the commands'], 'info');
     default:
       return out([`unknown command :${name} (type :help for the list)`], 'error');
   }
+}
+
+/** `:permissions` lists the rules; `:permissions delete N` removes saved rule N (numbered in the list). */
+function permissionsCommand(args: string[], host: CommandHost, out: (lines: string[], level?: 'info' | 'warn' | 'error') => void): void {
+  const [sub, number] = args;
+  if (sub === undefined) return out(permissionLines(host.policy.rules(), host.mcp.servers(), host.config, host.env, host.policy.savedFiles?.()));
+  if (sub !== 'delete' || number === undefined || !/^\d+$/.test(number)) return out(['usage: :permissions, or :permissions delete N (N from the Saved list)'], 'error');
+  if (!host.policy.deleteSavedRule) return out(['no saved rules here'], 'error');
+  const result = host.policy.deleteSavedRule(Number(number));
+  if ('problem' in result) return out([result.problem], 'error');
+  out([`deleted saved rule ${number}: ${result.deleted}`]);
 }

@@ -6,6 +6,7 @@ import { displayPath } from '../services/config/paths';
 import type { ServerSnapshot } from '../services/mcp/index';
 import { DEFAULT_SENSITIVE_PATHS } from '../services/tools/argument-guard';
 import { formatRule, type PolicyRule, type RuleOrigin } from '../services/tools/policy';
+import { formatSavedRule, type RulesFileState } from '../services/tools/saved-rules';
 
 /** Tool names listed per rule before "+N more". */
 const MAX_TOOLS_LISTED = 6;
@@ -15,7 +16,7 @@ const ORIGIN_ORDER: readonly RuleOrigin[] = ['config', 'command line', 'saved', 
 const ORIGIN_TITLES: Record<RuleOrigin, string> = {
   config: 'From the config',
   'command line': 'From the command line (--auto-approve)',
-  saved: 'Saved',
+  saved: 'Saved (r in a tool frame; :permissions delete N removes one)',
   session: 'This session (t / s in a tool frame)',
 };
 
@@ -49,13 +50,35 @@ function sourceDetail(rule: PolicyRule): string {
   return rule.source;
 }
 
-export function permissionLines(rules: readonly PolicyRule[], servers: readonly ServerSnapshot[], config: Pick<AppConfig, 'mcp' | 'paths' | 'sourcePath'>, env: NodeJS.ProcessEnv): string[] {
+/** The saved rule files, each rule numbered for `:permissions delete N`; a file not in force says why. */
+function savedLines(files: readonly RulesFileState[], servers: readonly ServerSnapshot[], env: NodeJS.ProcessEnv): string[] {
+  const lines: string[] = [];
+  let number = 0;
+  for (const file of files) {
+    if (file.rules.length === 0 && !file.problem) continue;
+    lines.push(`    ${file.scope === 'project' ? 'this project' : 'all projects'}: ${displayPath(file.file, env)}${file.problem ? ` — NOT IN FORCE: ${file.problem}` : ''}`);
+    for (const rule of file.rules) {
+      number += 1;
+      const target = { alias: rule.tool.slice(0, rule.tool.indexOf('__')), tool: rule.tool.slice(rule.tool.indexOf('__') + 2) };
+      const policyRule: PolicyRule = { ...target, allow: rule.allow, source: '', origin: 'saved' };
+      lines.push(`    ${String(number).padStart(2)}. ${rule.allow ? 'allow' : 'deny '}  ${formatSavedRule(rule)}`, `           matches ${file.problem ? 'nothing (not in force)' : matchText(policyRule, servers)}`);
+    }
+  }
+  return lines;
+}
+
+export function permissionLines(rules: readonly PolicyRule[], servers: readonly ServerSnapshot[], config: Pick<AppConfig, 'mcp' | 'paths' | 'sourcePath'>, env: NodeJS.ProcessEnv, savedFiles?: readonly RulesFileState[]): string[] {
   const lines = ['Rules in force (a deny wins over any allow; whatever no rule allows asks):'];
   if (rules.length === 0) lines.push('  none: every tool call asks');
   for (const origin of ORIGIN_ORDER) {
     const group = rules.filter((rule) => rule.origin === origin);
+    if (origin === 'saved' && savedFiles) {
+      const saved = savedLines(savedFiles, servers, env);
+      lines.push(saved.length > 0 ? `  ${ORIGIN_TITLES.saved}:` : '  Saved: none (r in a tool frame saves a rule for this project or everywhere)', ...saved);
+      continue;
+    }
     if (group.length === 0) {
-      if (origin === 'saved') lines.push(`  ${ORIGIN_TITLES.saved}: none (rules are not saved between sessions)`);
+      if (origin === 'saved') lines.push('  Saved: none (r in a tool frame saves a rule for this project or everywhere)');
       continue;
     }
     lines.push(`  ${ORIGIN_TITLES[origin]}${origin === 'config' && config.sourcePath ? ` ${displayPath(config.sourcePath, env)}` : ''}:`);
@@ -74,6 +97,7 @@ export function permissionLines(rules: readonly PolicyRule[], servers: readonly 
     '  · control or invisible characters',
     '  · a download-and-run or destructive command',
     'A tool whose definition changed since it was pinned asks again too.',
+    'A tool never approved before asks once even under a server-wide allow rule (alias__*, "always this server"); after one approval the rule applies (headless: denied unless --accept-new-tools).',
   );
   return lines;
 }

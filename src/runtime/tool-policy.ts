@@ -6,10 +6,13 @@
 import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
 import { sessionsDir } from '../services/history/index';
+import { displayPath } from '../services/config/paths';
 import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
 import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { sanitizeName } from '../services/terminal/look-alike';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
+import { createRulesStore, PROJECT_RULES, type RulesStore } from '../services/tools/saved-rules';
+import path from 'node:path';
 
 export type Report = (level: 'info' | 'warn' | 'error', text: string) => void;
 
@@ -36,6 +39,8 @@ export interface ToolPolicyOptions {
   cwd?: string;
   /** The config's secrets (an argument holding one is flagged); asked per call. */
   secrets?: () => readonly string[];
+  /** Saved rules (tests); default: `<cwd>/.aish/rules.json` and `<configDir>/rules.json`. */
+  saved?: RulesStore;
 }
 
 type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
@@ -47,7 +52,8 @@ type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
 export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher } {
   const home = env.HOME || os.homedir();
   const settings = config.mcp.argumentGuard;
-  const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), ...(config.sourcePath ? [config.sourcePath] : [])];
+  // The project's saved rules are aish-tui's own file too: a tool writing it asks.
+  const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), path.join(cwd, PROJECT_RULES), ...(config.sourcePath ? [config.sourcePath] : [])];
   // Built on the first call decided, not at start: start-up reads only what the first frame draws.
   let check: ArgumentGuard | undefined;
   let matches: ArgumentMatcher | undefined;
@@ -74,13 +80,18 @@ export interface ToolPolicy {
 /** Throws (with the pattern in the message) when a rule pattern is malformed. */
 export function createToolPolicy(config: GuardConfig, servers: PinnedServers, options: ToolPolicyOptions): ToolPolicy {
   const { headless, report } = options;
+  const cwd = options.cwd ?? process.cwd();
+  // Without the app's directories (a config assembled by hand) nothing is saved or read.
+  const saved = options.saved ?? (config.paths?.configDir && config.paths.stateDir ? createRulesStore({ projectDir: cwd, configDir: config.paths.configDir, stateDir: config.paths.stateDir }) : undefined);
   // First, so that a malformed pattern stops the run before anything follows the servers.
   const policy = createApprovalPolicy({
     autoApprove: config.mcp.autoApprove,
     argumentRules: config.mcp.argumentRules,
-    guard: argumentGuardFor(config, options.env ?? process.env, options.cwd ?? process.cwd(), options.secrets),
+    guard: argumentGuardFor(config, options.env ?? process.env, cwd, options.secrets),
+    ...(saved ? { saved } : {}),
     ...(headless ? { allow: headless.allow, headless: true } : {}),
   });
+  for (const state of policy.savedFiles()) if (state.problem) report('warn', `saved rules ${displayPath(state.file, options.env ?? process.env)}: ${state.problem}`);
   if (options.definitions) {
     policy.setDefinitions(options.definitions);
     return { policy, stop: () => {} };

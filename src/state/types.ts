@@ -240,8 +240,8 @@ export interface FrameUi {
    * restarts the guard, so someone typing when the frame appears cannot answer it mid-word.
    */
   guardKeyAt?: number;
-  /** `reason`: typing a deny reason; `edit`: editing a command before running it. */
-  mode: 'buttons' | 'reason' | 'edit';
+  /** `reason`: typing a deny reason; `edit`: editing a command before running it; `args`: a tool call's arguments; `rule`: a rule to save. */
+  mode: 'buttons' | 'reason' | 'edit' | 'args' | 'rule';
   field: EditorState;
   /** The allow action pressed once on a call that takes it twice (frameKeys.ts `confirmAllow`). */
   confirming?: string;

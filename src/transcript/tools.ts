@@ -51,6 +51,8 @@ function gutterRows(text: string, width: number, styles: ChatStyles, maxRows: nu
 function decisionLine(decision: ToolDecision | undefined, styles: ChatStyles): Span | undefined {
   if (!decision) return undefined;
   if (decision.action === 'allow') {
+    // The arguments shown are the edited ones; the line says the model's were different.
+    if (decision.edited) return { text: `${decision.by === 'rule' ? `auto-approved by ${sanitizeLabel(decision.rule)}` : 'allowed'} after you edited the arguments: ${sanitizeLabel(decision.edited)}`, style: styles.muted };
     if (decision.by === 'rule') return { text: `auto-approved by ${sanitizeLabel(decision.rule)}`, style: styles.muted };
     if (decision.scope === 'tool') return { text: 'allowed; this tool is now always allowed for the session', style: styles.muted };
     if (decision.scope === 'server') return { text: "allowed; this server's tools are now always allowed for the session", style: styles.muted };

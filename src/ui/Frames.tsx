@@ -16,7 +16,9 @@ import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, newFrameUi
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
-import { useAppState, useAppStoreApi } from './StoreContext';
+import { useAppState, useAppStoreApi, useUiEnv } from './StoreContext';
+import { actionFor } from './keys/keymap';
+import { editorFromText, expandText } from './input/editor';
 
 /** What the last drawn frame showed; keys are checked against it. */
 interface ShownFrame {
@@ -39,7 +41,8 @@ const CLIPPED_HINT = 'frame cut off: resize to allow, or n to deny';
 /** The answer lets something run (or go to the model, or back to a server). */
 function allows(answer: FrameAnswer): boolean {
   if (answer.kind === 'sampling') return answer.answer.action === 'approve';
-  return answer.kind === 'approval' ? answer.answer.action === 'allow' : answer.answer.action === 'run';
+  // A rule line may allow the call it was typed on.
+  return answer.kind === 'approval' ? answer.answer.action === 'allow' || answer.answer.action === 'rule' : answer.answer.action === 'run';
 }
 
 const SAMPLING_KIND = { request: 'samplingRequest', running: 'samplingRunning', result: 'samplingResult' } as const;
@@ -49,10 +52,12 @@ function samplingHead(sampling: PendingSampling): Head {
   return { kind: SAMPLING_KIND[sampling.stage], id: sampling.frameId, shownAt: sampling.shownAt, command: sampling.editText };
 }
 
-interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' | 'confirmAllow'> {
+interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' | 'confirmAllow' | 'argumentsText' | 'ruleText'> {
   kind: FrameKind | 'elicitation';
   id: string;
   shownAt: number;
+  /** A rejected argument edit or rule line: the frame opens on that field again, with its text. */
+  retry?: { field: 'args' | 'rule'; text: string };
 }
 
 const CONFIRM_HIDDEN = 'hidden characters in the arguments';
@@ -60,7 +65,17 @@ const CONFIRM_HIDDEN = 'hidden characters in the arguments';
 function approvalHead(entry: AppState['approvals'][number]): Head {
   const call = entry.request.call;
   const hidden = call.warnings?.some((warning) => warning.kind === 'hidden-characters');
-  return { kind: 'approval', id: call.id, shownAt: entry.shownAt, ...(hidden ? { confirmAllow: CONFIRM_HIDDEN } : {}) };
+  const argumentsText = call.arguments !== undefined ? JSON.stringify(call.arguments, null, 2) : call.rawArguments;
+  const ruleText = call.alias !== undefined && call.tool !== undefined ? `allow project ${call.alias}__${call.tool}` : '';
+  return {
+    kind: 'approval',
+    id: call.id,
+    shownAt: entry.shownAt,
+    argumentsText,
+    ruleText,
+    ...(call.retry ? { retry: { field: call.retry.field, text: call.retry.text } } : {}),
+    ...(hidden ? { confirmAllow: CONFIRM_HIDDEN } : {}),
+  };
 }
 
 function commandHead(entry: AppState['commands'][number]): Head {
@@ -82,8 +97,18 @@ function headOf(state: AppState): Head | undefined {
 
 /** The key context of a head as drawn. */
 function keyContext(head: Head, drawn: { shownAt: number; total: number; viewport: number }): FrameKeyContext {
-  const { kind, command, mustEdit, edited, confirmAllow } = head;
-  return { kind: kind as FrameKind, shownAt: drawn.shownAt, total: drawn.total, viewport: drawn.viewport, command, ...(mustEdit ? { mustEdit, edited } : {}), ...(confirmAllow ? { confirmAllow } : {}) };
+  const { kind, command, mustEdit, edited, confirmAllow, argumentsText, ruleText } = head;
+  return {
+    kind: kind as FrameKind,
+    shownAt: drawn.shownAt,
+    total: drawn.total,
+    viewport: drawn.viewport,
+    command,
+    ...(mustEdit ? { mustEdit, edited } : {}),
+    ...(confirmAllow ? { confirmAllow } : {}),
+    ...(argumentsText !== undefined ? { argumentsText } : {}),
+    ...(ruleText !== undefined ? { ruleText } : {}),
+  };
 }
 
 /**
@@ -91,9 +116,13 @@ function keyContext(head: Head, drawn: { shownAt: number; total: number; viewpor
  * and the scroll position and `seen` moved with the body when the header rows above it (`lead`)
  * changed, so what was read stays read and nothing unread counts as read.
  */
-function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind'>, width: number, lead: number): FrameUi {
+function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind' | 'retry'>, width: number, lead: number): FrameUi {
   const id = head.id;
-  if (!frameUi || frameUi.id !== id) return { ...newFrameUi(id, 0, width, head.kind as FrameKind), seenLead: lead };
+  if (!frameUi || frameUi.id !== id) {
+    const fresh = { ...newFrameUi(id, 0, width, head.kind as FrameKind), seenLead: lead };
+    // An edit or rule line that could not be used comes back as it was typed, to be put right.
+    return head.retry ? { ...fresh, mode: head.retry.field, field: editorFromText(head.retry.text) } : fresh;
+  }
   if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenRuns: [], seenWidth: width, seenLead: lead };
   const shift = lead - (frameUi.seenLead ?? 0);
   if (shift === 0) return frameUi;
@@ -118,6 +147,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const formUi = useAppState(selectFormUi);
   const sampling = useAppState((state) => state.samplings[0]);
   const samplingCount = useAppState((state) => state.samplings.length);
+  const editExternally = useUiEnv().editExternally;
   const shown = useRef<ShownFrame | undefined>(undefined);
   // When the head was first drawn. A frame's key delay counts from then: a command queued behind
   // approvals (or pushed back by one) was queued long before the user sees it.
@@ -230,6 +260,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     }
     if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
+    if (ui.mode === 'args' && actionFor('line', key) === 'line.externalEditor') return editArgumentsExternally(store, ui, editExternally);
     let result = frameKey(ui, key, keyContext(current, drawn));
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
@@ -245,6 +276,27 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
 
   return { node, height };
 }
+
+/** Ctrl+G in the arguments field: the JSON goes to $VISUAL / $EDITOR; what is saved comes back into the field. */
+function editArgumentsExternally(store: ReturnType<typeof useAppStoreApi>, ui: FrameUi, edit: UiEnvEditor | undefined): boolean {
+  if (!edit) {
+    flashHint(store, 'no external editor here');
+    return true;
+  }
+  void edit(expandText(ui.field)).then((result) => {
+    const state = store.getState();
+    if ('error' in result) {
+      state.addStatus('error', `external editor: ${result.error}; the arguments field is unchanged`);
+      return;
+    }
+    // Only if the same frame still has the field open.
+    const now = state.frameUi;
+    if (now?.id === ui.id && now.mode === 'args') state.setFrameUi({ ...now, field: editorFromText(result.text) });
+  });
+  return true;
+}
+
+type UiEnvEditor = (text: string) => Promise<{ text: string } | { error: string }>;
 
 /** The form frame's state for this head: its own once keys were pressed, else fresh from the prefilled inputs. */
 function formUiFor(pending: PendingElicitation, formUi: FormUi | undefined): FormUi {

@@ -43,7 +43,7 @@ describe('approval frame: what it shows', () => {
     expect(screen).not.toContain('Second line of the description');
     expect(screen).toContain('"message": "hi"');
     await pastDelay();
-    expect(h.screen()).toMatch(/\[y Allow once\] \[t Always this tool\] \[s Always this server\] \[n Deny\] \[e Deny with reason\]/);
+    expect(h.screen()).toMatch(/\[y once\] \[t tool\] \[s server\] \[n deny\] \[e reason\] \[a edit\] \[r rule\]/);
     expect(h.screen()).toContain('y once · t tool · s server · n deny · e reason');
   });
 

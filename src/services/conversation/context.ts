@@ -42,7 +42,9 @@ export function capToolResult(content: string, max: number): string {
 export function formatExec(message: Extract<Message, { role: 'exec' }>): string {
   const status = message.exitCode === null ? 'no exit code' : `exit code ${message.exitCode}`;
   const output = message.output.endsWith('\n') || message.output.length === 0 ? message.output : `${message.output}\n`;
-  return `[exec: ${message.command}]\n${output}[${status}]`;
+  // An edited CMD: says so, like an edited tool call: the model proposed something else.
+  const edited = message.proposed !== undefined ? `\n[the user edited the proposed command before it ran; proposed: ${message.proposed}]` : '';
+  return `[exec: ${message.command}]${edited}\n${output}[${status}]`;
 }
 
 function formatToolBlock(name: string, content: string): string {

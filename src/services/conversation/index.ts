@@ -307,6 +307,6 @@ async function* runProposals(proposals: string[], input: ConversationInput, appe
       continue;
     }
     const record = yield* execCommand(command.id, answer.command, settings, signal, nowIso, deps.runCommand);
-    yield append(record);
+    yield append(answer.command !== proposal ? { ...record, proposed: proposal } : record);
   }
 }

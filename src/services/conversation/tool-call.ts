@@ -7,6 +7,7 @@ import type { IndexedTool } from '../tools/names';
 import { HEADLESS_NO_RULE, type ApprovalPolicy, type PolicyDecision } from '../tools/policy';
 import { createAsyncQueue, drainUntil } from '../shared/async-queue';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
+import { describeEdit, editedToolTurn, readEditedArguments } from './argument-edit';
 
 export const DENIED_BY_USER = '[aish] tool call denied by the user';
 export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
@@ -149,29 +150,80 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
 
   // From here the call is valid and known: the policy decides, or the user.
   const known = entry!;
-  const args = (parsed as { ok: true; value: Record<string, unknown> }).value;
-  if (verdict?.action === 'allow') decision = { action: 'allow', by: 'rule', rule: verdict.rule };
-  else if (verdict?.action === 'deny') {
-    decision = verdict.headless ? { action: 'deny', by: 'headless', ...(verdict.rule !== HEADLESS_NO_RULE ? { reason: verdict.rule } : {}) } : { action: 'deny', by: 'rule', rule: verdict.rule };
-  }
-  else {
+  let args = (parsed as { ok: true; value: Record<string, unknown> }).value;
+  const fromRule = (rule: PolicyDecision): ToolDecision | undefined => {
+    if (rule.action === 'allow') return { action: 'allow', by: 'rule', rule: rule.rule };
+    if (rule.action === 'deny') return rule.headless ? { action: 'deny', by: 'headless', ...(rule.rule !== HEADLESS_NO_RULE ? { reason: rule.rule } : {}) } : { action: 'deny', by: 'rule', rule: rule.rule };
+    return undefined;
+  };
+  decision = verdict ? fromRule(verdict) : undefined;
+  // Set once the user edited the arguments: how, for the transcript, the log and the model.
+  let edited: string | undefined;
+  if (!decision) {
     const { position, count } = ctx.position();
-    const view = callView(call, entry, parsed, verdict);
-    const answer = await unlessAborted(ctx.approve({ call: view, position, count }), ctx.signal);
-    if (!answer || ctx.signal.aborted) {
-      const done = finish(CANCELLED, true, 'cancelled');
-      yield done.event;
-      return done.message;
-    }
-    if (answer.action === 'allow') {
-      decision = { action: 'allow', by: 'user', scope: answer.scope };
-      if (answer.scope !== 'once') ctx.policy.addSessionRule(answer.scope, known.alias, known.tool);
-      // The definition the frame described (from this round's tool index) is what was approved.
-      ctx.policy.recordUserApproval(known.alias, known.tool, known.info);
-    } else {
-      decision = { action: 'deny', by: 'user', ...(answer.reason ? { reason: answer.reason } : {}) };
+    let view = callView(call, entry, parsed, verdict);
+    // The frame is shown until the user allows or denies; an edit or a saved rule shows it again.
+    for (;;) {
+      const answer = await unlessAborted(ctx.approve({ call: view, position, count }), ctx.signal);
+      if (!answer || ctx.signal.aborted) {
+        const done = finish(CANCELLED, true, 'cancelled');
+        yield done.event;
+        return done.message;
+      }
+      if (answer.action === 'edit') {
+        const read = readEditedArguments(answer.text, (value) => ctx.mcp.argumentProblem?.(known.alias, known.tool, value));
+        const { retry: _retry, notice: _notice, ...shown } = view;
+        if (!read.ok) {
+          view = { ...shown, retry: { field: 'args', text: answer.text, problem: read.problem } };
+          continue;
+        }
+        const original = (parsed as { ok: true; value: Record<string, unknown> }).value;
+        args = read.value;
+        const summary = describeEdit(original, args);
+        edited = summary === 'no change' ? undefined : summary;
+        // The edited call is decided afresh (a deny rule or the argument guard may see it
+        // differently) but always shown again: what runs is what the user approved last.
+        const again = ctx.policy.decide(known.alias, known.tool, args);
+        if (again.action === 'deny') {
+          decision = fromRule(again);
+          break;
+        }
+        const editedCall = { ...call, arguments: JSON.stringify(args) };
+        view = { ...callView(editedCall, entry, { ok: true, value: args }, again.action === 'ask' ? again : undefined), ...(edited ? { edited } : {}) };
+        continue;
+      }
+      if (answer.action === 'rule') {
+        const result = ctx.policy.saveRule(answer.text);
+        const { retry: _retry, notice: _notice, ...shown } = view;
+        if ('problem' in result) {
+          view = { ...shown, retry: { field: 'rule', text: answer.text, problem: result.problem } };
+          continue;
+        }
+        // An allow rule typed on this frame is the user allowing this call: the tool counts as
+        // approved (a server-wide rule saved here does not hold back the very tool it was saved on).
+        if (result.allow) ctx.policy.recordUserApproval(known.alias, known.tool, known.info);
+        const again = ctx.policy.decide(known.alias, known.tool, args);
+        if (again.action !== 'ask') {
+          decision = fromRule(again);
+          break;
+        }
+        view = { ...shown, notice: `saved ${result.allow ? 'allow' : 'deny'} ${result.saved} (${result.scope === 'project' ? 'this project' : 'all projects'}); it does not decide this call, so it still asks` };
+        continue;
+      }
+      if (answer.action === 'allow') {
+        decision = { action: 'allow', by: 'user', scope: answer.scope };
+        if (answer.scope !== 'once') ctx.policy.addSessionRule(answer.scope, known.alias, known.tool);
+        // The definition the frame described (from this round's tool index) is what was approved.
+        ctx.policy.recordUserApproval(known.alias, known.tool, known.info);
+      } else {
+        decision = { action: 'deny', by: 'user', ...(answer.reason ? { reason: answer.reason } : {}) };
+      }
+      break;
     }
   }
+  // Every way out of the loop decides; this keeps the call answered should one ever not.
+  decision ??= { action: 'skip', reason: 'not decided' };
+  if (decision.action === 'allow' && edited) decision = { ...decision, edited, arguments: args };
   if (decision.action !== 'allow') return yield* settle(decision, denialText(decision), 'denied');
 
   yield { type: 'tool-decision', id: call.id, decision };
@@ -200,7 +252,7 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   const content = ctx.keepResult ? ctx.keepResult({ id: call.id, name: call.name }, whole) : whole;
   // The transcript shows the head of a result: the note at the end of a kept one is said as well.
   if (content !== whole) yield { type: 'status', level: 'warn', message: `${call.name}: ${content.slice(content.lastIndexOf('\n[aish] ') + 8)}` };
-  const done = finish(content, outcome.isError || kind !== 'ok', kind);
+  const done = finish(edited ? editedToolTurn(edited, content) : content, outcome.isError || kind !== 'ok', kind);
   yield done.event;
-  return done.message;
+  return edited ? { ...done.message, editedArguments: args } : done.message;
 }

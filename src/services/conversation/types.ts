@@ -65,9 +65,12 @@ export type Message =
       at: string;
       /** Why the call did not run, kept so a resumed transcript shows it as it was (never sent to the model). */
       outcome?: 'denied' | 'skipped' | 'cancelled';
+      /** The arguments the call ran with when the user edited the model's before approving. */
+      editedArguments?: Record<string, unknown>;
     }
   /** Output of a confirmed CMD: or `!command`; folded into the next user turn for the model (docs/ARCHITECTURE.md, Conversation rules). */
-  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string }
+  /** `proposed`: the model's CMD: line, when the user edited it before it ran (`command` is what ran). */
+  | { id: string; role: 'exec'; command: string; output: string; exitCode: number | null; at: string; proposed?: string }
   /**
    * The conversation before `keptFrom` condensed into `summary` (services/context/compact.ts): from
    * here on the model gets the summary and the messages from `keptFrom` on; the messages it
@@ -91,8 +94,9 @@ export type Message =
 
 /** Why a tool call ran or did not. `rule` names the config or session rule for automatic decisions. */
 export type ToolDecision =
-  | { action: 'allow'; by: 'user'; scope: 'once' | 'tool' | 'server' }
-  | { action: 'allow'; by: 'rule'; rule: string }
+  /** `edited`: the user changed the model's arguments before allowing; how, briefly. */
+  | { action: 'allow'; by: 'user'; scope: 'once' | 'tool' | 'server'; edited?: string; arguments?: Record<string, unknown> }
+  | { action: 'allow'; by: 'rule'; rule: string; edited?: string; arguments?: Record<string, unknown> }
   | { action: 'deny'; by: 'user'; reason?: string }
   | { action: 'deny'; by: 'rule'; rule: string }
   /** Headless mode: no rule allows the call, or (`reason`) its definition changed since it was pinned. */
@@ -119,6 +123,12 @@ export interface ToolCallView {
   newTool?: string;
   /** What the argument guard found (services/tools/argument-guard.ts): why this call asks. */
   warnings?: ArgumentWarning[];
+  /** The user edited the model's arguments (these are the edited ones): how, briefly. */
+  edited?: string;
+  /** The last argument edit or rule line could not be used: the frame opens that field again with `text`. */
+  retry?: { field: 'args' | 'rule'; text: string; problem: string };
+  /** What happened to the last rule line (saved, but it does not cover this call). */
+  notice?: string;
 }
 
 /** One finding of the argument guard, as the frame shows it. */
@@ -138,7 +148,11 @@ export interface ApprovalRequest {
 
 export type ApprovalAnswer =
   | { action: 'allow'; scope: 'once' | 'tool' | 'server' }
-  | { action: 'deny'; reason?: string };
+  | { action: 'deny'; reason?: string }
+  /** New arguments typed as JSON: checked, then the edited call is shown again. */
+  | { action: 'edit'; text: string }
+  /** A rule line (`allow project fs__read_file path=~/src/**`): saved, then the call is decided again. */
+  | { action: 'rule'; text: string };
 
 /** A `CMD:` line waiting for the user, with what services/shell/danger.ts found in it. */
 export interface ProposedCommand extends CommandCheck {

@@ -8,6 +8,7 @@ import { aliasProblem, type ArgumentRuleConfig } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
 import { describeFindings, type ArgumentGuard, type ArgumentMatcher, type GuardFinding } from './argument-guard';
 import { heldBackAsNew, newToolVerdict } from './new-tools';
+import { formatSavedRule, parseRuleLine, type RulesFileState, type RulesStore, type SavedScope } from './saved-rules';
 
 /** A rule's target: one tool of one server, or every tool of one server (`tool === '*'`). */
 export interface RuleTarget {
@@ -64,7 +65,11 @@ export interface PolicyOptions {
   argumentRules?: readonly ArgumentRuleConfig[];
   /** The argument guard and the matcher of argument globs (tools/argument-guard.ts); none: arguments are not looked at. */
   guard?: { check: ArgumentGuard; matches: ArgumentMatcher };
+  /** Rules saved from the approval frame (tools/saved-rules.ts); none: nothing is saved. */
+  saved?: RulesStore;
 }
+
+export type SaveRuleResult = { saved: string; file: string; scope: SavedScope; allow: boolean } | { problem: string };
 
 export interface ApprovalPolicy {
   readonly headless: boolean;
@@ -80,6 +85,12 @@ export interface ApprovalPolicy {
   recordUserApproval(alias: string, tool: string, shown?: McpToolInfo): void;
   /** Plugs in (or replaces) the pinned-definition check. */
   setDefinitions(definitions: DefinitionPins | undefined): void;
+  /** Saves a rule typed in the frame's rule line (`allow project fs__read_file path=~/src/**`); it applies at once. */
+  saveRule(line: string): SaveRuleResult;
+  /** The saved rule files as read (project, then all projects), for `:permissions`. */
+  savedFiles(): RulesFileState[];
+  /** Deletes saved rule `number` (1-based, in `savedFiles` order); returns what was deleted or a problem. */
+  deleteSavedRule(number: number): { deleted: string } | { problem: string };
 }
 
 export const HEADLESS_NO_RULE = 'headless mode: no rule allows this tool';
@@ -132,6 +143,23 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
     fixed.push({ ...target, allow: true, source: `--auto-approve ${pattern}`, origin: 'command line' });
   }
   const session: PolicyRule[] = [];
+  // Saved rules are read once at start and again after every change made here.
+  let savedStates: RulesFileState[] = [];
+  let saved: PolicyRule[] = [];
+  const loadSaved = () => {
+    savedStates = options.saved?.load() ?? [];
+    saved = savedStates.flatMap((state) =>
+      state.problem
+        ? []
+        : state.rules.flatMap((rule): PolicyRule[] => {
+            const target = parseRulePattern(rule.tool);
+            if (typeof target === 'string') return [];
+            const where = state.scope === 'project' ? 'this project' : 'all projects';
+            return [{ ...target, allow: rule.allow, ...(rule.args ? { args: { ...rule.args } } : {}), source: `saved rule (${where}) ${formatSavedRule(rule)}`, origin: 'saved' }];
+          }),
+    );
+  };
+  loadSaved();
   let definitions = options.definitions;
   const headless = options.headless ?? false;
 
@@ -141,7 +169,7 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       const guard = options.guard;
       // An argument rule applies only when every argument it names matches its glob.
       const argsMatch = (rule: PolicyRule) => !rule.args || (args !== undefined && guard !== undefined && Object.entries(rule.args).every(([name, glob]) => Object.hasOwn(args, name) && guard.matches(glob, args[name])));
-      const all = [...fixed, ...session].filter((rule) => matches(rule, alias, tool) && argsMatch(rule));
+      const all = [...fixed, ...saved, ...session].filter((rule) => matches(rule, alias, tool) && argsMatch(rule));
       // Deny wins over any allow, whatever its source or order.
       const deny = all.find((rule) => !rule.allow);
       if (deny) return { action: 'deny', rule: deny.source };
@@ -179,7 +207,38 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
       return name;
     },
     sessionRules: () => session.map(formatRule),
-    rules: () => [...fixed, ...session].map((rule) => ({ ...rule })),
+    rules: () => [...fixed, ...saved, ...session].map((rule) => ({ ...rule })),
+    saveRule(line) {
+      if (!options.saved) return { problem: 'rules cannot be saved here' };
+      const parsed = parseRuleLine(line);
+      if (typeof parsed === 'string') return { problem: parsed };
+      try {
+        const file = options.saved.add(parsed.scope, parsed.rule);
+        loadSaved();
+        return { saved: formatSavedRule(parsed.rule), file, scope: parsed.scope, allow: parsed.rule.allow };
+      } catch (error) {
+        return { problem: `cannot save the rule: ${(error as Error).message}` };
+      }
+    },
+    savedFiles: () => savedStates.map((state) => ({ ...state, rules: [...state.rules] })),
+    deleteSavedRule(number) {
+      if (!options.saved) return { problem: 'no saved rules here' };
+      loadSaved();
+      let left = number - 1;
+      for (const state of savedStates) {
+        if (left < state.rules.length) {
+          try {
+            const removed = options.saved.remove(state.scope, left);
+            loadSaved();
+            return typeof removed === 'string' ? { problem: removed } : { deleted: `${removed.allow ? 'allow' : 'deny'} ${formatSavedRule(removed)}` };
+          } catch (error) {
+            return { problem: `cannot delete the rule: ${(error as Error).message}` };
+          }
+        }
+        left -= state.rules.length;
+      }
+      return { problem: `no saved rule ${number} (see :permissions for the numbers)` };
+    },
     recordUserApproval(alias, tool, shown) {
       definitions?.accept(alias, tool, shown);
     },

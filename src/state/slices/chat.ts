@@ -137,7 +137,10 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
         items: updateItem(state.items, event.id, (item) => {
           if (item.kind !== 'tool') return item;
           const decided = event.decision.action === 'deny' ? 'denied' : event.decision.action === 'skip' ? 'skipped' : item.state;
-          return { ...item, decision: event.decision, state: decided };
+          // The user edited the arguments: the item shows the ones that run.
+          const edited = event.decision.action === 'allow' && event.decision.arguments ? event.decision : undefined;
+          const call = edited?.arguments ? { ...item.call, arguments: edited.arguments, rawArguments: JSON.stringify(edited.arguments), ...(edited.edited ? { edited: edited.edited } : {}) } : item.call;
+          return { ...item, call, decision: event.decision, state: decided };
         }),
       };
     case 'tool-started':

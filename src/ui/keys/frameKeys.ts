@@ -47,6 +47,10 @@ export interface FrameKeyContext {
    * so no single key, typed out of habit, lets such a call run.
    */
   confirmAllow?: string;
+  /** Approval frame: the arguments as formatted JSON (prefills the arguments field). */
+  argumentsText?: string;
+  /** Approval frame: the rule line's starting text (`allow project alias__tool`). */
+  ruleText?: string;
 }
 
 export type FrameAnswer = { kind: 'approval'; answer: ApprovalAnswer } | { kind: 'command'; answer: CommandAnswer } | { kind: 'sampling'; answer: SamplingAnswer };
@@ -125,7 +129,7 @@ type FrameAction = ContextAction<'approval'> | ContextAction<'command'> | Contex
  * test checks those letters against the table in this order.
  */
 export const FRAME_BUTTON_ACTIONS = {
-  approval: ['approval.allowOnce', 'approval.allowTool', 'approval.allowServer', 'frame.no', 'frame.edit'],
+  approval: ['approval.allowOnce', 'approval.allowTool', 'approval.allowServer', 'frame.no', 'frame.edit', 'approval.editArguments', 'approval.saveRule'],
   command: ['command.run', 'frame.edit', 'frame.no'],
   samplingRequest: ['sampling.approve', 'frame.edit', 'frame.no'],
   samplingRunning: ['frame.no'],
@@ -165,6 +169,10 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
         return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'deny' } } };
       case 'frame.edit':
         return { ui: { ...ui, mode: 'reason', field: EMPTY_EDITOR, button: 4 }, handled: true };
+      case 'approval.editArguments':
+        return { ui: { ...ui, mode: 'args', field: editorFromText(context.argumentsText ?? '{}'), button: 5 }, handled: true };
+      case 'approval.saveRule':
+        return { ui: { ...ui, mode: 'rule', field: editorFromText(context.ruleText ?? ''), button: 6 }, handled: true };
     }
   } else {
     switch (action) {
@@ -199,8 +207,10 @@ function answerFor(kind: FrameKind, action: FrameAction, ui: FrameUi, context: F
  */
 function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKeyResult {
   if (actionFor('line', key) === 'line.back') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
+  // Ctrl+G opens $EDITOR in the arguments field (ui/Frames.tsx, it needs the terminal); elsewhere it says so.
+  if (actionFor('line', key) === 'line.externalEditor') return { ui, handled: true, hint: ui.mode === 'args' ? 'no external editor here' : 'Ctrl+G opens $EDITOR in the arguments field (a in a tool frame)' };
   // A sampling request or answer has many lines: Enter uses the edit, Ctrl+J starts a new line.
-  const result = applyEditorKey(ui.field, key, { multiline: isSampling(context.kind) });
+  const result = applyEditorKey(ui.field, key, { multiline: isSampling(context.kind) || ui.mode === 'args' });
   if (result.kind === 'edit') return { ui: { ...ui, field: result.state }, handled: true };
   if (result.kind === 'submit') {
     if (!isDeliberate(key)) return { ui, handled: true, hint: 'a pasted or typed-ahead Enter never answers a frame' };
@@ -208,6 +218,14 @@ function fieldKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext): FrameKe
     if (context.kind === 'samplingRequest') return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'edit', text } } };
     if (context.kind === 'samplingResult') return { ui, handled: true, answer: { kind: 'sampling', answer: { action: 'approve', text: expandText(result.state) } } };
     if (context.kind === 'samplingRunning') return { ui: { ...ui, mode: 'buttons', field: EMPTY_EDITOR }, handled: true };
+    // Edited arguments and rule lines are checked by the conversation, which shows the call again.
+    if (context.kind === 'approval' && ui.mode === 'args') return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'edit', text: expandText(result.state) } } };
+    if (context.kind === 'approval' && ui.mode === 'rule') {
+      if (!text) return { ui, handled: true, hint: 'the rule is empty: Esc goes back' };
+      // A saved allow rule lets the call run: like the allow keys, only once all of it was read.
+      if (!seenAll(ui, context)) return { ui, handled: true, hint: 'read the whole call first (Esc, then ↓ / PgDn), then save the rule' };
+      return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'rule', text } } };
+    }
     if (context.kind === 'approval') {
       return { ui, handled: true, answer: { kind: 'approval', answer: { action: 'deny', ...(text ? { reason: text } : {}) } } };
     }

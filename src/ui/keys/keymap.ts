@@ -61,6 +61,8 @@ export const KEYMAP = [
   { where: 'approval', keys: 's', does: 'allow, and always allow every tool of this server for the session', short: 's server', bind: { s: 'approval.allowServer' } },
   { where: 'approval', keys: 'n / Esc', does: 'deny', short: 'n deny', bind: { n: 'frame.no', escape: 'frame.no' } },
   { where: 'approval', keys: 'e', does: 'deny with a reason the model receives', short: 'e reason', bind: { e: 'frame.edit' } },
+  { where: 'approval', keys: 'a', does: "edit the arguments as JSON: Enter checks them against the tool's input schema and shows the edited call again (Ctrl+J new line, Ctrl+G in $VISUAL / $EDITOR, Esc back)", short: 'a edit', bind: { a: 'approval.editArguments' } },
+  { where: 'approval', keys: 'r', does: 'save a rule for this project or everywhere: allow or deny, one tool or alias__*, narrowed by name=glob arguments; the call is then decided by the rules again', short: 'r rule', bind: { r: 'approval.saveRule' } },
   { where: 'approval', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too); a new frame starts on deny, so Enter alone never allows', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
   { where: 'approval', keys: '↑ / ↓ PgUp PgDn', does: 'scroll long arguments (the allow keys work once everything has been on screen; Home / End too)', short: '↑↓ scroll', bind: { up: 'frame.scrollUp', down: 'frame.scrollDown', pageup: 'frame.pageUp', pagedown: 'frame.pageDown', home: 'frame.top', end: 'frame.bottom' } },
   { where: 'approval', keys: 'paste / other letters', does: 'answer nothing: a pasted, typed-ahead or early key never answers a frame; typing while keys keep arriving (every key restarts the 400 ms guard) goes to the input and stays there', bind: { paste: 'frame.refusePaste', other: 'frame.refuseText' } },
@@ -94,6 +96,7 @@ export const KEYMAP = [
 
   { where: 'line', keys: 'Enter', does: 'deny with the reason typed / run the edited command (also Ctrl+J)', short: 'Enter confirm', bind: { return: 'line.confirm', 'ctrl+j': 'line.confirm' } },
   { where: 'line', keys: 'Esc', does: 'back to the buttons', short: 'Esc back', bind: { escape: 'line.back' } },
+  { where: 'line', keys: 'Ctrl+G', does: "the tool call's arguments field: edit them in $VISUAL / $EDITOR; what you save comes back into the field", bind: { 'ctrl+g': 'line.externalEditor' } },
 
   { where: 'sidebar', keys: '↑ / ↓', does: 'select a server or tool', short: '↑↓ select', bind: { up: 'sidebar.up', down: 'sidebar.down' } },
   { where: 'sidebar', keys: 'Home / End', does: 'select the first / last row', bind: { home: 'sidebar.first', end: 'sidebar.last' } },
@@ -230,7 +233,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   form: 'Form frame (a server asks for input)',
   link: 'Link frame (a server asks you to open a URL)',
   sampling: 'Sampling frame',
-  line: 'Reason or command line (in a frame)',
+  line: 'Reason, command, rule or arguments field (in a frame)',
   sidebar: 'Sidebar',
   details: 'Tool details',
   prompt: 'Connect prompt',

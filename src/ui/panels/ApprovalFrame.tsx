@@ -1,7 +1,9 @@
 import type { ToolCallView } from '../../services/conversation/types';
 import { sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { AskFrame, layoutAsk, type AskField, type AskLayoutInput } from './AskFrame';
-import { SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
+import { layoutFrame, SHORTENED_NOTE, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
+import { innerWidth } from './BoxFrame';
+import { editorRows } from './editorView';
 import { graphemes, lineWidth, markWhitespace, truncate, width, wrapLine, wrapWords, type Line } from './text';
 import type { Theme } from '../../terminal/theme';
 import { pushAll } from '../../services/terminal/rows';
@@ -15,6 +17,8 @@ export const APPROVAL_BUTTONS: FrameButton[] = [
   { key: 's', label: 'Always this server', short: 'server' },
   { key: 'n', label: 'Deny', short: 'deny' },
   { key: 'e', label: 'Deny with reason', short: 'reason' },
+  { key: 'a', label: 'Edit arguments', short: 'edit' },
+  { key: 'r', label: 'Save a rule', short: 'rule' },
 ];
 
 /** The arguments as the frame shows them: pretty JSON of what will be sent, or the raw text. */
@@ -43,6 +47,8 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
         )
       : [];
   const header: Line[] = [...callLine, ...identity];
+  // What the user did to this call so far: said first, so the edited call is never mistaken for the model's.
+  pushAll(header, editNotes(call, columns));
   const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');
   if (description) header.push([{ text: truncate(sanitizeLabel(description.trim()), columns), tone: 'muted' }]);
   // Said before the arguments: the user must know the tool is not the one they allowed before.
@@ -74,6 +80,15 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   }
   const bodyLabel: Line = [{ text: args.parsed ? 'arguments' : 'arguments (not valid JSON, shown as sent)', tone: 'muted' }];
   return { header, compactHeader, oneRowHeader, bodyLabel, body };
+}
+
+/** The user's edit, a rejected edit or rule line, a rule saved that did not decide the call. */
+function editNotes(call: ToolCallView, columns: number): Line[] {
+  const lines: Line[] = [];
+  if (call.edited) pushAll(lines, wrapWords(`✎ Arguments edited by you (the model sent others): ${sanitizeLabel(call.edited)}`, columns, 'warn'));
+  if (call.retry) pushAll(lines, wrapWords(`✗ ${call.retry.field === 'args' ? 'Your edit was not used' : 'The rule was not saved'}: ${sanitizeLabel(call.retry.problem)}`, columns, 'error'));
+  if (call.notice) pushAll(lines, wrapWords(sanitizeLabel(call.notice), columns, 'accent'));
+  return lines;
 }
 
 /** Findings listed in the header; more go below the arguments (the header must leave room for them). */
@@ -134,6 +149,31 @@ function rowOf(identity: boolean, names: string[], flag: string, note: string): 
 }
 
 const REASON_FIELD: AskField = { mode: 'reason', prompt: [{ text: 'Reason: ', tone: 'accent' }], help: 'Enter deny with this reason · Esc back' };
+const RULE_FIELD: AskField = { mode: 'rule', prompt: [{ text: 'Rule: ', tone: 'accent' }], help: 'allow|deny project|everywhere tool [arg=glob] · Enter save · Esc back' };
+
+/** Rows of the arguments field at most: the rest scrolls with the cursor. */
+const ARGS_ROWS = 10;
+
+/** The arguments field: several lines of JSON under the call, the buttons' place. */
+function layoutArguments(input: ApprovalLayoutInput): FrameLayout {
+  const inner = innerWidth(input.width);
+  const { rows, cursorRow } = editorRows(input.ui.field, inner);
+  const room = Math.max(1, Math.min(ARGS_ROWS, Math.floor((input.maxHeight - 4) / 2)));
+  const top = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
+  const label: Line = [{ text: truncate('edit the arguments (JSON):', inner), tone: 'accent' }];
+  const help: Line = [{ text: truncate('Enter check and show again · Ctrl+J new line · Ctrl+G $EDITOR · Esc back', inner), tone: 'muted' }];
+  return layoutFrame({
+    parts: input.parts,
+    footer: [label, ...rows.slice(top, top + room), help],
+    compactFooter: rows.slice(cursorRow, cursorRow + 1),
+    maxHeight: input.maxHeight,
+    columns: inner,
+    scrollTop: input.ui.scrollTop,
+    seen: input.ui.seen,
+    ...(input.ui.seenRuns ? { seenRuns: input.ui.seenRuns } : {}),
+    unreadNote: [{ text: 'read every line first', tone: 'warn' }],
+  });
+}
 
 export interface ApprovalLayoutInput {
   parts: FrameParts;
@@ -145,7 +185,8 @@ export interface ApprovalLayoutInput {
 }
 
 export function layoutApproval(input: ApprovalLayoutInput): FrameLayout {
-  return layoutAsk({ ...input, buttons: APPROVAL_BUTTONS, field: REASON_FIELD });
+  if (input.ui.mode === 'args') return layoutArguments(input);
+  return layoutAsk({ ...input, buttons: APPROVAL_BUTTONS, field: input.ui.mode === 'rule' ? RULE_FIELD : REASON_FIELD });
 }
 
 export interface ApprovalFrameProps {

@@ -372,7 +372,7 @@ describe('proposed commands (CMD:)', () => {
     expect(commandEvents.slice(4, -1).every((type) => type === 'command-output')).toBe(true);
     expect(commandEvents.at(-1)).toBe('command-exit');
     const exec = first.messages.at(-1);
-    expect(exec).toMatchObject({ role: 'exec', command: 'echo edited; echo err >&2', output: 'edited\nerr\n', exitCode: 0 });
+    expect(exec).toMatchObject({ role: 'exec', command: 'echo edited; echo err >&2', proposed: 'echo second', output: 'edited\nerr\n', exitCode: 0 });
     expect(first.events.find((event) => event.type === 'command-exit')).toMatchObject({ exitCode: 0, timedOut: false, truncated: false });
 
     // The next user turn carries the output; the model never gets it as a turn of its own.
@@ -380,7 +380,8 @@ describe('proposed commands (CMD:)', () => {
     broker.enqueue(textReply('I see edited and err.'));
     await run({ config, mcp, text: 'what did it print?', history: first.messages });
     const sent = broker.requests[start]!.body!.messages!;
-    expect(sent.at(-1)).toEqual({ role: 'user', content: '[exec: echo edited; echo err >&2]\nedited\nerr\n[exit code 0]\n\nwhat did it print?' });
+    // The model hears that what ran is not what it proposed.
+    expect(sent.at(-1)).toEqual({ role: 'user', content: '[exec: echo edited; echo err >&2]\n[the user edited the proposed command before it ran; proposed: echo second]\nedited\nerr\n[exit code 0]\n\nwhat did it print?' });
   });
 
   it('pending exec output persists across a tool sub-loop and reaches the model once, with the user turn', async () => {

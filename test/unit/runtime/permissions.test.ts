@@ -38,6 +38,21 @@ describe(':permissions', () => {
     expect(text).toContain("aish-tui's own files (~/.config/aish, ~/.local/state/aish)");
   });
 
+  it('says that a tool never approved asks once even under a server-wide rule, and lists saved rules numbered, a file not in force with why', () => {
+    const parsed = configSchema.parse({});
+    const files = [
+      { scope: 'project' as const, file: '/h/p/.aish/rules.json', rules: [{ allow: true, tool: 'fs__*' }], untrusted: true, problem: 'not written by aish-tui on this machine' },
+      { scope: 'everywhere' as const, file: '/h/.config/aish/rules.json', rules: [{ allow: false, tool: 'fs__rm' }, { allow: true, tool: 'fs__read_file', args: { path: '~/src/**' } }] },
+    ];
+    const text = permissionLines([], [server('fs', ['read_file', 'rm'])], { mcp: parsed.mcp, paths: { configDir: '/h/.config/aish', stateDir: '/h/.local/state/aish' }, sourcePath: undefined }, { HOME: '/h' }, files).join('\n');
+    expect(text).toContain('A tool never approved before asks once even under a server-wide allow rule');
+    expect(text).toContain('this project: ~/p/.aish/rules.json — NOT IN FORCE: not written by aish-tui on this machine');
+    expect(text).toContain(' 1. allow  fs__*\n           matches nothing (not in force)');
+    expect(text).toContain('all projects: ~/.config/aish/rules.json');
+    expect(text).toContain(' 2. deny   fs__rm\n           matches fs__rm');
+    expect(text).toContain(' 3. allow  fs__read_file path=~/src/**');
+  });
+
   it('with no rules it says every call asks', () => {
     const parsed = configSchema.parse({});
     const lines = permissionLines([], [], { mcp: parsed.mcp, paths: { configDir: '/c', stateDir: '/s' }, sourcePath: undefined }, {});
