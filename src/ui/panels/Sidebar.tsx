@@ -94,8 +94,22 @@ export interface SidebarRow {
 export const serverRowId = (alias: string) => `s:${alias}`;
 export const toolRowId = (alias: string, tool: string) => `t:${alias}:${tool}`;
 
-/** The rows ↑/↓ move through, in order. */
-export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
+/**
+ * The last rows built per server list: the sidebar and its keys ask for them on every key and
+ * every frame, and with 1,000 tools expanded building them anew is what a key press cost.
+ */
+const rowsCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; rows: SidebarRow[] }>();
+
+/** The rows ↑/↓ move through, in order (the same array while the servers and what is expanded stay). */
+export function sidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
+  const cached = rowsCache.get(servers);
+  if (cached?.expanded === expanded) return cached.rows;
+  const rows = buildSidebarRows(servers, expanded);
+  rowsCache.set(servers, { expanded, rows });
+  return rows;
+}
+
+function buildSidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
   const rows: SidebarRow[] = [];
   for (const server of servers) {
     rows.push({ id: serverRowId(server.alias), kind: 'server', alias: server.alias });
@@ -151,11 +165,18 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
 }
 
 interface DrawnRow {
+  /** The line without the cursor column (a selectable row) or as shown (a note). */
   line: Line;
   /** The selectable row this line belongs to (notes belong to their server). */
   id?: string;
   /** Where the server this line belongs to starts in the drawn list (its own index for a server row). */
   header: number;
+  /** A server or tool row: it has the cursor column. */
+  selectable: boolean;
+  /** Its place in the drawn list: the key of its element, so a scrolled window moves elements instead of redrawing all. */
+  index: number;
+  /** The line as shown when the cursor is not on it, padded to the width (made once). */
+  plain?: Line;
 }
 
 /** The cursor column: which row ↑/↓ are on, apart from whether a server is expanded. */
@@ -168,6 +189,13 @@ function cursorRow(line: Line, selected: boolean, focused: boolean, columns: num
   const marked: Line = [{ text: selected ? CURSOR : ' ', tone: 'accent' }, ...line];
   if (!selected || !focused) return marked;
   return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
+}
+
+/** A drawn row as shown: only the rows the cursor is on are made anew; the others keep their line (and element). */
+function shownLine(row: DrawnRow, selectedId: string | undefined, focused: boolean, columns: number): Line {
+  if (!row.selectable) return (row.plain ??= padLine(row.line, columns));
+  if (row.id === selectedId) return padLine(cursorRow(row.line, true, focused, columns), columns);
+  return (row.plain ??= padLine(cursorRow(row.line, false, focused, columns), columns));
 }
 
 /** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off (or withheld), `stdio off* 13` when the user switched all of it off. */
@@ -199,11 +227,26 @@ function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefin
   return { text: `${cost}${entry.switched ? SWITCHED_MARK : ''}`, tone: 'muted', off: false };
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView): DrawnRow[] {
+/**
+ * Every row of the list without the cursor: made again only when the servers, what is expanded,
+ * the width or the costs change, not when the cursor moves (the last list is kept per server list).
+ */
+const drawnCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; columns: number; budget: ToolBudgetView | undefined; drawn: DrawnRow[] }>();
+
+function drawnRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined): DrawnRow[] {
+  const cached = drawnCache.get(servers);
+  if (cached && cached.expanded === expanded && cached.columns === columns && cached.budget === budget) return cached.drawn;
+  const drawn = drawRows(servers, expanded, columns, budget);
+  drawnCache.set(servers, { expanded, columns, budget, drawn });
+  return drawn;
+}
+
+function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget?: ToolBudgetView): DrawnRow[] {
   const drawn: DrawnRow[] = [];
+  const push = (row: Omit<DrawnRow, 'index'>) => drawn.push({ ...row, index: drawn.length });
   for (const server of servers) {
     const id = serverRowId(server.alias);
-    const open = ui.expanded.includes(server.alias);
+    const open = expanded.includes(server.alias);
     const full = serverRight(server, budget);
     // The alias matters more than the transport: the label goes first when the alias would be cut.
     const room = columns - textWidth(full) - 5;
@@ -221,8 +264,8 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     const gap = columns - 4 - textWidth(name) - textWidth(right);
     line.push({ text: ' '.repeat(Math.max(1, gap)) }, { text: right, tone: 'muted' });
     const header = drawn.length;
-    drawn.push({ line: cursorRow(line, selectedId === id, focused, columns), id, header });
-    for (const note of serverNotes(server, columns)) drawn.push({ line: note, id, header });
+    push({ line, id, header, selectable: true });
+    for (const note of serverNotes(server, columns)) push({ line: note, id, header, selectable: false });
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
@@ -239,9 +282,9 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
         ...(badge.text ? [{ text: ` ${badge.text}`, tone: 'warn' as const }] : []),
       ];
       if (cost.text) toolLine.push({ text: ' '.repeat(Math.max(1, columns - 5 - textWidth(shownName) - badgeRoom - textWidth(cost.text))) }, { text: cost.text, tone: cost.tone });
-      drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
+      push({ id: toolId, line: toolLine, header, selectable: true });
     });
-    if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
+    if (server.tools.length === 0) push({ line: [{ text: '    no tools', tone: 'muted' }], id, header, selectable: false });
   }
   return drawn;
 }
@@ -279,7 +322,7 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
   const rows = sidebarRows(servers, ui.expanded);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget);
+  const drawn = drawnRows(servers, ui.expanded, columns, budget);
   // The last row says what the model gets, and that switches made here are remembered.
   const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
   const listRows = Math.max(1, height - 3 - footer.length);
@@ -299,8 +342,8 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
         <Text color={theme.muted}> {servers.length > 0 ? `${ready}/${servers.length} ready` : ''}</Text>
       </Text>
       {servers.length === 0 ? <Text color={theme.muted}>none configured · c connects</Text> : null}
-      {shown.map((row, index) => (
-        <LineText key={index} line={padLine(row.line, columns)} theme={theme} />
+      {shown.map((row) => (
+        <LineText key={row.index} line={shownLine(row, selectedId, focused, columns)} theme={theme} />
       ))}
       {footer.length > 0 ? (
         <Box flexGrow={1} flexDirection="column" justifyContent="flex-end">
