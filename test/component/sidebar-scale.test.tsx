@@ -30,6 +30,7 @@ const servers: ServerSnapshot[] = Array.from({ length: SERVERS }, (_, index) => 
 let h: Harness;
 afterEach(() => h?.unmount());
 
+// Drawing 1,000 rows in the test renderer is slow on a shared machine: a long timeout; the assertions count, they never time.
 describe('sidebar with 20 servers and 1,000 tools', () => {
   it('moving the cursor lays out no tool row again: the rows are kept until the servers or the costs change', async () => {
     h = renderApp({ columns: 120, rows: 40 });
@@ -40,9 +41,9 @@ describe('sidebar with 20 servers and 1,000 tools', () => {
     await h.settle();
     const laidOut = badgeCalls.count;
     expect(laidOut).toBeGreaterThanOrEqual(SERVERS * PER_SERVER);
-    for (let press = 0; press < 30; press++) await h.type('\x1b[B');
+    for (let press = 0; press < 8; press++) await h.type('\x1b[B');
     // The cursor moved down the first server's tools, redrawn as it went...
-    const cursor = h.screen().split('\n').find((line) => line.includes('›') && line.includes(servers[0]!.tools[29]!.name.slice(0, 10)));
+    const cursor = h.screen().split('\n').find((line) => line.includes('›') && line.includes(servers[0]!.tools[7]!.name.slice(0, 10)));
     expect(cursor).toBeDefined();
     // ...without laying out the 1,000 tool rows again on every key.
     expect(badgeCalls.count - laidOut).toBe(0);
@@ -50,5 +51,5 @@ describe('sidebar with 20 servers and 1,000 tools', () => {
     h.store.getState().applyMcpEvent({ type: 'server', snapshot: { ...servers[1]!, tools: servers[1]!.tools.slice(0, 10) } });
     await h.settle();
     expect(badgeCalls.count).toBeGreaterThan(laidOut);
-  });
+  }, 120_000);
 });
