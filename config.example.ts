@@ -70,6 +70,7 @@ const config: AishConfigInput = {
         args: ['-y', '@modelcontextprotocol/server-everything'],
         env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
         // cwd: '/tmp',
+        // sandbox: { network: true, writable: ['~/.npm'] }, // confine it like shell.sandbox (Linux)
         // instructions: false,         // keep this server's instructions out of the system prompt
         // Which of its tools reach the model (globs on the tool's own name; disabledTools wins).
         // The others stay listed, switched off; the sidebar and :mcp enable can switch them on.
@@ -148,6 +149,9 @@ const config: AishConfigInput = {
     // shell: '/bin/bash',  // default: $SHELL, else /bin/sh
     timeoutMs: 120_000,
     maxOutputBytes: 65_536,
+    // Linux, with bubblewrap: read-only system, writable workspace and a private /tmp, home
+    // secrets hidden, no network (README.md, "Sandbox"). Where it cannot be had, nothing runs.
+    sandbox: false, // or true, or { writable: ['~/.cache'], network: true, hide: ['~/notes'] }
   },
 
   // One JSONL file per session under $XDG_STATE_HOME/aish/sessions (mode 0600).

@@ -13,7 +13,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }, { editExternally: editInEditor }, { createFileCompletion }] =
+  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }, { editExternally: editInEditor }] =
     await Promise.all([
       import('ink'),
       import('../terminal/inkOutput'),
@@ -30,7 +30,6 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
       import('../services/history/index'),
       import('../ui/keys/keymap'),
       import('../terminal/external-editor'),
-      import('../runtime/attachments/file-completion'),
     ]);
   ciNames.forEach((name, index) => {
     const value = savedCi[index];
@@ -103,7 +102,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     },
   };
   const editExternally = (text: string) => editInEditor(text, { env: process.env, handover });
-  const completionSources = [createFileCompletion(process.cwd())];
+  // `@`: the files here and the connected servers' resources (the session holds their lists).
+  const completionSources = [controller.mentionCompletion];
   // On SIGTERM / SIGHUP the running answer is cancelled, so what has arrived is saved as a cancelled
   // answer, and the session file is closed.
   saveOnExit = () => controller.close();

@@ -20,10 +20,11 @@ import { contextLines, describeWindow } from './context-lines';
 import type { ModelConfig } from '../services/broker/types';
 import type { ToolBudget } from './tool-budget';
 import { budgetSummary, switchTools, toolNote } from './tool-commands';
+import { promptCommand, promptsCommand, resourceCommand, resourcesCommand, type CatalogCommandHost } from './resources/catalog-commands';
 
 export { toggleToolSwitch } from './tool-commands';
 
-export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
+export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root' | 'prompt';
 
 /** One command for `:help` and for completion in the input bar. */
 export interface MetaCommandSpec {
@@ -53,6 +54,10 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'copy', usage: ':copy [n] [code [k]]', help: 'copy the last (n: n-th last) answer, or its last (k-th) code block, to the clipboard (OSC 52; a file when it cannot)' },
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
   { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)', aliases: ['perms'] },
+  { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
+  { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
+  { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
+  { name: 'prompt', usage: ':prompt <alias>/<name> [arg=value …]', help: "run a server's prompt: missing arguments are asked in a form (with the server's suggestions); its text goes into the input to read before sending", args: ['prompt'] },
   { name: 'quit', usage: ':quit', help: 'quit (also :q, :exit)', aliases: ['q', 'exit'] },
   {
     name: 'mcp',
@@ -90,7 +95,7 @@ export const COMMAND_HELP: ReadonlyArray<{ command: string; help: string }> = ME
 );
 
 /** What a command may do to the running session. */
-export interface CommandHost {
+export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   store: AppStore;
   config: AppConfig;
   mcp: McpManagerService;
@@ -139,6 +144,7 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
   }
   lines.push(`  ${'!<command>'.padEnd(width + 12)}  run a shell command now; its output goes to the model with your next message`);
   lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
+  lines.push(`  ${'@alias:uri'.padEnd(width + 12)}  attach a resource of a connected MCP server (Tab completes; :resources lists them)`);
   lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
@@ -313,6 +319,14 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
   const [name, ...rest] = words;
   const out = (lines: string[], level: 'info' | 'warn' | 'error' = 'info') => showOutput(host.store, lines, level);
   switch (name) {
+    case 'resources':
+      return resourcesCommand(rest, host, out);
+    case 'resource':
+      return resourceCommand(rest, host, out);
+    case 'prompts':
+      return promptsCommand(rest, host, out);
+    case 'prompt':
+      return promptCommand(line.trim().slice(1).trim().replace(/^prompt\s*/, ''), host, out);
     case 'help':
     case 'h':
     case '?':

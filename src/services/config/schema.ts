@@ -136,11 +136,25 @@ export const httpServerSchema = z.strictObject({
   ...serverCommon,
 });
 
+/**
+ * `true`, or what to allow besides the workspace: more writable paths, the network, more hidden
+ * paths (README.md, "Sandbox"). Linux with bubblewrap only; elsewhere the command is refused.
+ */
+export const sandboxSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    writable: z.array(z.string().min(1)).optional(),
+    network: z.boolean().optional(),
+    hide: z.array(z.string().min(1)).optional(),
+  }),
+]);
+
 export const stdioServerSchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  sandbox: sandboxSchema.optional(),
   ...serverCommon,
 });
 
@@ -236,6 +250,7 @@ export const configSchema = z.strictObject({
       shell: z.string().optional(),
       timeoutMs: positiveInt.default(120_000),
       maxOutputBytes: positiveInt.default(64 * 1024),
+      sandbox: sandboxSchema.default(false),
     })
     .prefault({}),
   history: z

@@ -3,7 +3,7 @@ import { memo } from 'react';
 import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import { toolBadge } from './toolBadges';
-import type { SidebarUi, ToolBudgetView } from '../../state/types';
+import type { SidebarResource, SidebarUi, ToolBudgetView } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
@@ -18,6 +18,8 @@ export interface SidebarProps {
   ui?: SidebarUi;
   /** Each tool's cost and switch (absent until the session computed it). */
   budget?: ToolBudgetView;
+  /** Each server's resources, listed under its tools (Enter shows one). */
+  resources?: Record<string, SidebarResource[]>;
 }
 
 /** `312`, `4.1k`, `12k`: token counts for a narrow column (README.md, "Tool budget"). */
@@ -86,35 +88,42 @@ export function stderrLine(line: string): string {
 /** A selectable row: a server, or one of its tools when the server is expanded. */
 export interface SidebarRow {
   id: string;
-  kind: 'server' | 'tool';
+  kind: 'server' | 'tool' | 'resource';
   alias: string;
   tool?: string;
+  uri?: string;
 }
 
 export const serverRowId = (alias: string) => `s:${alias}`;
 export const toolRowId = (alias: string, tool: string) => `t:${alias}:${tool}`;
+export const resourceRowId = (alias: string, uri: string) => `r:${alias}:${uri}`;
+const CHANGED_MARK = ' ●';
+
+/** No resources listed: one object, so the rows kept for a server list stay valid. */
+const NO_RESOURCES: Record<string, SidebarResource[]> = {};
 
 /**
  * The last rows built per server list: the sidebar and its keys ask for them on every key and
  * every frame, and with 1,000 tools expanded building them anew is what a key press cost.
  */
-const rowsCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; rows: SidebarRow[] }>();
+const rowsCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; resources: Record<string, SidebarResource[]>; rows: SidebarRow[] }>();
 
-/** The rows ↑/↓ move through, in order (the same array while the servers and what is expanded stay). */
-export function sidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
+/** The rows ↑/↓ move through, in order (the same array while the servers, resources and what is expanded stay). */
+export function sidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]> = NO_RESOURCES): SidebarRow[] {
   const cached = rowsCache.get(servers);
-  if (cached?.expanded === expanded) return cached.rows;
-  const rows = buildSidebarRows(servers, expanded);
-  rowsCache.set(servers, { expanded, rows });
+  if (cached?.expanded === expanded && cached.resources === resources) return cached.rows;
+  const rows = buildSidebarRows(servers, expanded, resources);
+  rowsCache.set(servers, { expanded, resources, rows });
   return rows;
 }
 
-function buildSidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
+function buildSidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]>): SidebarRow[] {
   const rows: SidebarRow[] = [];
   for (const server of servers) {
     rows.push({ id: serverRowId(server.alias), kind: 'server', alias: server.alias });
     if (!expanded.includes(server.alias)) continue;
     for (const tool of server.tools) rows.push({ id: toolRowId(server.alias, tool.name), kind: 'tool', alias: server.alias, tool: tool.name });
+    for (const resource of resources[server.alias] ?? []) rows.push({ id: resourceRowId(server.alias, resource.uri), kind: 'resource', alias: server.alias, uri: resource.uri });
   }
   return rows;
 }
@@ -142,7 +151,7 @@ function indented(text: string, tone: Tone, columns: number, maxRows = Infinity)
   return shown.map((line) => [{ text: NOTE_INDENT }, ...line]);
 }
 
-/** Lines under a server that say what is wrong: the error, stderr tail, or where to authorize. */
+/** Lines under a server that say what is wrong (the error, stderr tail, or where to authorize) and whether it is sandboxed. */
 function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   const lines: Line[] = [];
   if (server.state === 'error' && server.error) {
@@ -161,6 +170,8 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   } else if (server.state === 'disconnected' && server.error) {
     pushAll(lines, indented(sanitizeLabel(server.error), 'muted', columns, 2));
   }
+  // How its `sandbox` config confines a stdio server; an error above already says why it was refused.
+  if (server.sandbox && server.state !== 'error') pushAll(lines, indented(sanitizeLabel(server.sandbox), 'muted', columns, 2));
   return lines;
 }
 
@@ -227,21 +238,36 @@ function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefin
   return { text: `${cost}${entry.switched ? SWITCHED_MARK : ''}`, tone: 'muted', off: false };
 }
 
-/**
- * Every row of the list without the cursor: made again only when the servers, what is expanded,
- * the width or the costs change, not when the cursor moves (the last list is kept per server list).
- */
-const drawnCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; columns: number; budget: ToolBudgetView | undefined; drawn: DrawnRow[] }>();
+/** A server's resources under its tools: `◇ name`, `●` when a subscribed one changed. */
+function resourceRows(alias: string, resources: readonly SidebarResource[], columns: number, header: number): Array<Omit<DrawnRow, 'index'>> {
+  return resources.map((resource, index) => {
+    const id = resourceRowId(alias, resource.uri);
+    const branch = index === resources.length - 1 ? '└ ' : '├ ';
+    const mark = resource.changed ? CHANGED_MARK : '';
+    const name = truncate(sanitizeLabel(resource.name), Math.max(1, columns - 7 - mark.length));
+    const line: Line = [{ text: `  ${branch}`, tone: 'muted' }, { text: '◇ ', tone: 'accent' }, { text: name }, ...(mark ? [{ text: mark, tone: 'warn' as const }] : [])];
+    return { id, line, header, selectable: true };
+  });
+}
 
-function drawnRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined): DrawnRow[] {
+/**
+ * Every row of the list without the cursor: made again only when the servers, resources, what is
+ * expanded, the width or the costs change, not when the cursor moves (kept per server list).
+ */
+const drawnCache = new WeakMap<
+  readonly ServerSnapshot[],
+  { expanded: readonly string[]; columns: number; budget: ToolBudgetView | undefined; resources: Record<string, SidebarResource[]>; drawn: DrawnRow[] }
+>();
+
+function drawnRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined, resources: Record<string, SidebarResource[]>): DrawnRow[] {
   const cached = drawnCache.get(servers);
-  if (cached && cached.expanded === expanded && cached.columns === columns && cached.budget === budget) return cached.drawn;
-  const drawn = drawRows(servers, expanded, columns, budget);
-  drawnCache.set(servers, { expanded, columns, budget, drawn });
+  if (cached && cached.expanded === expanded && cached.columns === columns && cached.budget === budget && cached.resources === resources) return cached.drawn;
+  const drawn = drawRows(servers, expanded, columns, budget, resources);
+  drawnCache.set(servers, { expanded, columns, budget, resources, drawn });
   return drawn;
 }
 
-function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget?: ToolBudgetView): DrawnRow[] {
+function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined, resources: Record<string, SidebarResource[]>): DrawnRow[] {
   const drawn: DrawnRow[] = [];
   const push = (row: Omit<DrawnRow, 'index'>) => drawn.push({ ...row, index: drawn.length });
   for (const server of servers) {
@@ -254,7 +280,8 @@ function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
-    const marker = open ? EXPANDED : server.state === 'ready' && server.tools.length > 0 ? COLLAPSED : ' ';
+    const listed = resources[server.alias] ?? [];
+    const marker = open ? EXPANDED : server.state === 'ready' && server.tools.length + listed.length > 0 ? COLLAPSED : ' ';
     const line: Line = [
       { text: marker, tone: 'muted' },
       { text: GLYPH[server.state], tone: STATE_TONE[server.state] },
@@ -269,7 +296,7 @@ function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
-      const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
+      const branch = index === server.tools.length - 1 && listed.length === 0 ? '└ ' : '├ ';
       const badge = toolBadge(tool);
       const cost = toolRight(server.alias, tool.name, budget);
       // The badge (look-alike or hidden characters) and the cost column take their room first.
@@ -285,6 +312,7 @@ function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[
       push({ id: toolId, line: toolLine, header, selectable: true });
     });
     if (server.tools.length === 0) push({ line: [{ text: '    no tools', tone: 'muted' }], id, header, selectable: false });
+    for (const row of resourceRows(server.alias, listed, columns, header)) push(row);
   }
   return drawn;
 }
@@ -316,13 +344,13 @@ function budgetFooter(budget: ToolBudgetView): string[] {
 }
 
 /** Every MCP server with its status; browsing expands a server's tools. */
-export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget }: SidebarProps) {
+export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget, resources }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
-  const rows = sidebarRows(servers, ui.expanded);
+  const rows = sidebarRows(servers, ui.expanded, resources ?? NO_RESOURCES);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawnRows(servers, ui.expanded, columns, budget);
+  const drawn = drawnRows(servers, ui.expanded, columns, budget, resources ?? NO_RESOURCES);
   // The last row says what the model gets, and that switches made here are remembered.
   const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
   const listRows = Math.max(1, height - 3 - footer.length);
