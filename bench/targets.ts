@@ -5,6 +5,7 @@ import { INK_BASELINE, STARTUP } from './scenarios/startup';
 import { ECHO, streamLabel } from './scenarios/stream';
 import { TOOLS_TUI } from './scenarios/tools';
 import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
+import { RESUME } from './scenarios/resume';
 
 export interface TargetResult {
   target: string;
@@ -73,6 +74,17 @@ export const TARGETS: Target[] = [
     limit: 1.1,
     measure: (r) => ratio(r, TOOL_BUDGET_APP, TOOL_BUDGET_APP, 'spawn to first frame', 'ms', 'spawn to first frame, no servers'),
   },
+  { target: '20 servers, 1,000 tools: sidebar ↓ redrawn p95 <= 16 ms', unit: 'ms', limit: 16, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (p95)') }) },
+  { target: '20,000 messages resume to the input box <= 1 s', unit: 'ms', limit: 1000, measure: (r) => ({ value: m(r, RESUME, 'spawn to input box') }) },
+  { target: 'start-up to input box <= 150 ms (issue 23)', unit: 'ms', limit: 150, measure: (r) => ({ value: m(r, STARTUP, 'spawn to input box') }) },
+  {
+    target: 'start-up <= 0.35x the minimal Ink app (issue 23)',
+    unit: 'x',
+    limit: 0.35,
+    measure: (r) => ratio(r, STARTUP, INK_BASELINE, 'spawn to input box', 'ms', 'spawn to first paint'),
+  },
+  { target: 'RSS at the input box <= 55 MB (issue 23)', unit: 'MB', limit: 55, measure: (r) => ({ value: m(r, STARTUP, 'RSS at input box') }) },
+  { target: 'CPU until the input box <= 0.12 s (issue 23)', unit: 's', limit: 0.12, measure: (r) => ({ value: m(r, STARTUP, 'CPU at input box') }) },
   { target: '20 servers, 1,000 tools: sidebar ↓ redrawn <= 50 ms (max)', unit: 'ms', limit: 50, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)') }) },
   { target: '1,000 tools: tools array once cached < 1 ms', unit: 'ms', limit: 1, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'tools array once cached') }) },
   { target: '1,000 tools: heap of the tool budget < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)') }) },

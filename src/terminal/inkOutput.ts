@@ -43,6 +43,33 @@ const originalGet = Output.prototype.get;
 let previousRows = new Map<string, string>();
 let currentRows = new Map<string, string>();
 
+/**
+ * Ink's width caches live on each frame's Output, so every frame measured and clipped every line
+ * of a clipped box (the sidebar) again: most of a sidebar key press's frame with many rows. The
+ * results are kept for this and the last frame here, like the rows.
+ */
+class FrameMemo<T> {
+  private previous = new Map<string, T>();
+  private current = new Map<string, T>();
+  get(key: string, make: () => T): T {
+    let value = this.current.get(key);
+    if (value !== undefined) return value;
+    value = this.previous.get(key) ?? make();
+    this.current.set(key, value);
+    return value;
+  }
+  nextFrame(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+  clear(): void {
+    this.previous = new Map();
+    this.current = new Map();
+  }
+}
+const widestLines = new FrameMemo<number>();
+const clippedLines = new FrameMemo<string>();
+
 /** The writes that reach each row, after clipping and transformers, in the order Ink applies them. */
 function segmentsByRow(output: OutputInternals): Segment[][] {
   const rows: Segment[][] = Array.from({ length: output.height }, () => []);
@@ -65,18 +92,22 @@ function segmentsByRow(output: OutputInternals): Segment[][] {
       const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
       const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
       if (clipHorizontally) {
-        const width = output.caches.getWidestLine(text);
+        const width = widestLines.get(text, () => output.caches.getWidestLine(text));
         if (x + width < clip.x1! || x > clip.x2!) continue;
       }
       if (clipVertically) {
         if (y + lines.length < clip.y1! || y > clip.y2!) continue;
       }
       if (clipHorizontally) {
+        const from = x < clip.x1! ? clip.x1! - x : 0;
         lines = lines.map((line) => {
-          const from = x < clip.x1! ? clip.x1! - x : 0;
-          const width = output.caches.getStringWidth(line);
-          const to = x + width > clip.x2! ? clip.x2! - x : width;
-          return sliceAnsi(line, from, to);
+          // The cut depends on the line, where it starts and the clip's right edge.
+          const key = `${x}:${clip.x2}:${from}:${line}`;
+          return clippedLines.get(key, () => {
+            const width = output.caches.getStringWidth(line);
+            const to = x + width > clip.x2! ? clip.x2! - x : width;
+            return sliceAnsi(line, from, to);
+          });
         });
         if (x < clip.x1!) x = clip.x1!;
       }
@@ -122,6 +153,8 @@ function fastGet(this: Output): { output: string; height: number } {
   inkOutputStats.rows += rows.length;
   previousRows = currentRows;
   currentRows = new Map();
+  widestLines.nextFrame();
+  clippedLines.nextFrame();
   return { output: lines.join('\n'), height: rows.length };
 }
 
@@ -132,6 +165,8 @@ export function installFastInkOutput(): () => void {
     Output.prototype.get = originalGet;
     previousRows = new Map();
     currentRows = new Map();
+    widestLines.clear();
+    clippedLines.clear();
   };
 }
 

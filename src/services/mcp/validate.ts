@@ -5,9 +5,19 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 
 type Check = (input: unknown) => { valid: true } | { valid: false; errorMessage: string };
 
+/**
+ * How many checks are compiled ahead in all. Each costs about a millisecond of CPU and some memory
+ * (ajv keeps every compiled schema); with 20 servers of 50 tools, compiling all 1,000 ahead took
+ * over a second of CPU after the servers were ready, while the user moved through the sidebar.
+ * Past this many, a tool's check compiles on its first call (about a millisecond; the validator
+ * itself is built by then).
+ */
+export const PREPARE_AHEAD_LIMIT = 200;
+
 export class ArgumentValidator {
   private readonly provider = new AjvJsonSchemaValidator();
   private readonly cache = new WeakMap<object, Check | null>();
+  private preparedAhead = 0;
 
   private checkFor(schema: Record<string, unknown>): Check | null {
     let check = this.cache.get(schema);
@@ -26,10 +36,12 @@ export class ArgumentValidator {
   /**
    * Compiles the checks for these schemas ahead of the first call, one per turn of the event loop
    * while nothing else is waiting (the first one also builds the validator itself, some 20 ms), so
-   * a tool's first call does not pay for it.
+   * a tool's first call does not pay for it; up to PREPARE_AHEAD_LIMIT in all.
    */
   prepare(schemas: ReadonlyArray<Record<string, unknown> | undefined>): void {
-    const queue = schemas.filter((schema): schema is Record<string, unknown> => !!schema && typeof schema === 'object' && !this.cache.has(schema));
+    const room = Math.max(0, PREPARE_AHEAD_LIMIT - this.preparedAhead);
+    const queue = schemas.filter((schema): schema is Record<string, unknown> => !!schema && typeof schema === 'object' && !this.cache.has(schema)).slice(0, room);
+    this.preparedAhead += queue.length;
     const next = () => {
       const schema = queue.shift();
       if (schema) this.checkFor(schema);

@@ -39,8 +39,8 @@ interface SidebarArgs {
 function sidebarView(store: AppStore) {
   const state = store.getState();
   const ui = state.sidebarUi;
-  const servers = state.order.map((alias) => state.servers[alias]).filter((server) => server !== undefined);
-  const rows = sidebarRows(servers, ui.expanded, state.resources);
+  // The list the sidebar draws (the same array), so the rows it built are reused here.
+  const rows = sidebarRows(selectServerList(state), ui.expanded, state.resources);
   // Focusing the sidebar puts the cursor on the first server; keys act on what is drawn.
   const selected = effectiveSelection(rows, ui.selected);
   const index = Math.max(0, rows.findIndex((row) => row.id === selected));

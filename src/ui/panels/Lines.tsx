@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { memo } from 'react';
 import { lineWidth, type Line, type Seg, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
 
@@ -41,11 +42,11 @@ function SegText({ seg, theme }: { seg: Seg; theme: Theme }) {
   return <Text {...toneStyle(seg.tone, theme)}>{seg.text}</Text>;
 }
 
-/** One pre-laid-out line (never wraps: the layout already fitted it). */
-export function LineText({ line, theme }: { line: Line; theme: Theme }) {
+/** One pre-laid-out line (never wraps: the layout already fitted it). The same line object is not drawn again. */
+export const LineText = memo(function LineText({ line, theme }: { line: Line; theme: Theme }) {
   return (
     <Text wrap="truncate-end">
       {lineWidth(line) === 0 ? ' ' : line.map((seg, index) => <SegText key={index} seg={seg} theme={theme} />)}
     </Text>
   );
-}
+});

@@ -99,8 +99,25 @@ export const toolRowId = (alias: string, tool: string) => `t:${alias}:${tool}`;
 export const resourceRowId = (alias: string, uri: string) => `r:${alias}:${uri}`;
 const CHANGED_MARK = ' ●';
 
-/** The rows ↑/↓ move through, in order. */
-export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]> = {}): SidebarRow[] {
+/** No resources listed: one object, so the rows kept for a server list stay valid. */
+const NO_RESOURCES: Record<string, SidebarResource[]> = {};
+
+/**
+ * The last rows built per server list: the sidebar and its keys ask for them on every key and
+ * every frame, and with 1,000 tools expanded building them anew is what a key press cost.
+ */
+const rowsCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; resources: Record<string, SidebarResource[]>; rows: SidebarRow[] }>();
+
+/** The rows ↑/↓ move through, in order (the same array while the servers, resources and what is expanded stay). */
+export function sidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]> = NO_RESOURCES): SidebarRow[] {
+  const cached = rowsCache.get(servers);
+  if (cached?.expanded === expanded && cached.resources === resources) return cached.rows;
+  const rows = buildSidebarRows(servers, expanded, resources);
+  rowsCache.set(servers, { expanded, resources, rows });
+  return rows;
+}
+
+function buildSidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]>): SidebarRow[] {
   const rows: SidebarRow[] = [];
   for (const server of servers) {
     rows.push({ id: serverRowId(server.alias), kind: 'server', alias: server.alias });
@@ -159,11 +176,18 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
 }
 
 interface DrawnRow {
+  /** The line without the cursor column (a selectable row) or as shown (a note). */
   line: Line;
   /** The selectable row this line belongs to (notes belong to their server). */
   id?: string;
   /** Where the server this line belongs to starts in the drawn list (its own index for a server row). */
   header: number;
+  /** A server or tool row: it has the cursor column. */
+  selectable: boolean;
+  /** Its place in the drawn list: the key of its element, so a scrolled window moves elements instead of redrawing all. */
+  index: number;
+  /** The line as shown when the cursor is not on it, padded to the width (made once). */
+  plain?: Line;
 }
 
 /** The cursor column: which row ↑/↓ are on, apart from whether a server is expanded. */
@@ -176,6 +200,13 @@ function cursorRow(line: Line, selected: boolean, focused: boolean, columns: num
   const marked: Line = [{ text: selected ? CURSOR : ' ', tone: 'accent' }, ...line];
   if (!selected || !focused) return marked;
   return padLine(marked, columns).map((seg) => ({ ...seg, tone: 'selected' as const }));
+}
+
+/** A drawn row as shown: only the rows the cursor is on are made anew; the others keep their line (and element). */
+function shownLine(row: DrawnRow, selectedId: string | undefined, focused: boolean, columns: number): Line {
+  if (!row.selectable) return (row.plain ??= padLine(row.line, columns));
+  if (row.id === selectedId) return padLine(cursorRow(row.line, true, focused, columns), columns);
+  return (row.plain ??= padLine(cursorRow(row.line, false, focused, columns), columns));
 }
 
 /** `stdio 13 4.1k`, `stdio 11/13 3.2k` with tools off (or withheld), `stdio off* 13` when the user switched all of it off. */
@@ -208,22 +239,40 @@ function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefin
 }
 
 /** A server's resources under its tools: `◇ name`, `●` when a subscribed one changed. */
-function resourceRows(alias: string, resources: readonly SidebarResource[], selectedId: string | undefined, columns: number, focused: boolean, header: number): DrawnRow[] {
+function resourceRows(alias: string, resources: readonly SidebarResource[], columns: number, header: number): Array<Omit<DrawnRow, 'index'>> {
   return resources.map((resource, index) => {
     const id = resourceRowId(alias, resource.uri);
     const branch = index === resources.length - 1 ? '└ ' : '├ ';
     const mark = resource.changed ? CHANGED_MARK : '';
     const name = truncate(sanitizeLabel(resource.name), Math.max(1, columns - 7 - mark.length));
     const line: Line = [{ text: `  ${branch}`, tone: 'muted' }, { text: '◇ ', tone: 'accent' }, { text: name }, ...(mark ? [{ text: mark, tone: 'warn' as const }] : [])];
-    return { id, line: cursorRow(line, selectedId === id, focused, columns), header };
+    return { id, line, header, selectable: true };
   });
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView, resources: Record<string, SidebarResource[]> = {}): DrawnRow[] {
+/**
+ * Every row of the list without the cursor: made again only when the servers, resources, what is
+ * expanded, the width or the costs change, not when the cursor moves (kept per server list).
+ */
+const drawnCache = new WeakMap<
+  readonly ServerSnapshot[],
+  { expanded: readonly string[]; columns: number; budget: ToolBudgetView | undefined; resources: Record<string, SidebarResource[]>; drawn: DrawnRow[] }
+>();
+
+function drawnRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined, resources: Record<string, SidebarResource[]>): DrawnRow[] {
+  const cached = drawnCache.get(servers);
+  if (cached && cached.expanded === expanded && cached.columns === columns && cached.budget === budget && cached.resources === resources) return cached.drawn;
+  const drawn = drawRows(servers, expanded, columns, budget, resources);
+  drawnCache.set(servers, { expanded, columns, budget, resources, drawn });
+  return drawn;
+}
+
+function drawRows(servers: readonly ServerSnapshot[], expanded: readonly string[], columns: number, budget: ToolBudgetView | undefined, resources: Record<string, SidebarResource[]>): DrawnRow[] {
   const drawn: DrawnRow[] = [];
+  const push = (row: Omit<DrawnRow, 'index'>) => drawn.push({ ...row, index: drawn.length });
   for (const server of servers) {
     const id = serverRowId(server.alias);
-    const open = ui.expanded.includes(server.alias);
+    const open = expanded.includes(server.alias);
     const full = serverRight(server, budget);
     // The alias matters more than the transport: the label goes first when the alias would be cut.
     const room = columns - textWidth(full) - 5;
@@ -242,8 +291,8 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     const gap = columns - 4 - textWidth(name) - textWidth(right);
     line.push({ text: ' '.repeat(Math.max(1, gap)) }, { text: right, tone: 'muted' });
     const header = drawn.length;
-    drawn.push({ line: cursorRow(line, selectedId === id, focused, columns), id, header });
-    for (const note of serverNotes(server, columns)) drawn.push({ line: note, id, header });
+    push({ line, id, header, selectable: true });
+    for (const note of serverNotes(server, columns)) push({ line: note, id, header, selectable: false });
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
@@ -260,10 +309,10 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
         ...(badge.text ? [{ text: ` ${badge.text}`, tone: 'warn' as const }] : []),
       ];
       if (cost.text) toolLine.push({ text: ' '.repeat(Math.max(1, columns - 5 - textWidth(shownName) - badgeRoom - textWidth(cost.text))) }, { text: cost.text, tone: cost.tone });
-      drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
+      push({ id: toolId, line: toolLine, header, selectable: true });
     });
-    if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
-    pushAll(drawn, resourceRows(server.alias, listed, selectedId, columns, focused, header));
+    if (server.tools.length === 0) push({ line: [{ text: '    no tools', tone: 'muted' }], id, header, selectable: false });
+    for (const row of resourceRows(server.alias, listed, columns, header)) push(row);
   }
   return drawn;
 }
@@ -299,9 +348,9 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
-  const rows = sidebarRows(servers, ui.expanded, resources);
+  const rows = sidebarRows(servers, ui.expanded, resources ?? NO_RESOURCES);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget, resources);
+  const drawn = drawnRows(servers, ui.expanded, columns, budget, resources ?? NO_RESOURCES);
   // The last row says what the model gets, and that switches made here are remembered.
   const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
   const listRows = Math.max(1, height - 3 - footer.length);
@@ -321,8 +370,8 @@ export const Sidebar = memo(function Sidebar({ servers, width, height, focused, 
         <Text color={theme.muted}> {servers.length > 0 ? `${ready}/${servers.length} ready` : ''}</Text>
       </Text>
       {servers.length === 0 ? <Text color={theme.muted}>none configured · c connects</Text> : null}
-      {shown.map((row, index) => (
-        <LineText key={index} line={padLine(row.line, columns)} theme={theme} />
+      {shown.map((row) => (
+        <LineText key={row.index} line={shownLine(row, selectedId, focused, columns)} theme={theme} />
       ))}
       {footer.length > 0 ? (
         <Box flexGrow={1} flexDirection="column" justifyContent="flex-end">

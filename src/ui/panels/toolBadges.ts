@@ -13,10 +13,18 @@ export const HIDDEN_BADGE = '▲ hidden text';
 /** The sidebar's badge: the row is narrow, the name already shows its code points, the details say why. */
 export const SIDEBAR_BADGE = '▲';
 
+/** Badges per tool definition: scanning a whole definition for hidden text is not redone for every frame. */
+const badges = new WeakMap<McpToolInfo, { name: string; text: string }>();
+
 /** The name to show and the badge after it (empty when nothing is wrong). */
 export function toolBadge(tool: McpToolInfo): { name: string; text: string } {
-  const flagged = lookAlikeNote(tool.name) !== undefined || hiddenTextFindings(tool).length > 0;
-  return { name: sanitizeName(tool.name), text: flagged ? SIDEBAR_BADGE : '' };
+  let badge = badges.get(tool);
+  if (badge === undefined) {
+    const flagged = lookAlikeNote(tool.name) !== undefined || hiddenTextFindings(tool).length > 0;
+    badge = { name: sanitizeName(tool.name), text: flagged ? SIDEBAR_BADGE : '' };
+    badges.set(tool, badge);
+  }
+  return badge;
 }
 
 /** The warnings at the top of a tool's details. */
