@@ -21,7 +21,8 @@ import type { ToolIndex } from '../services/tools/names';
 import type { ModelConfig } from '../services/broker/types';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
-import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { argumentGuardFor, createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import type { PathGuard } from '../services/tools/argument-guard';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
 import { createSampler, type SamplingPrompter } from './sampling';
@@ -77,6 +78,8 @@ export interface Runtime {
   readonly instructions: InstructionGate;
   /** Tool switches, tool search and tool costs. */
   readonly tools: ToolBudget;
+  /** The argument guard's path check (mcp.argumentGuard), for `@file` attachments. */
+  readonly pathGuard: PathGuard;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /**
@@ -179,6 +182,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     policy,
     instructions,
     tools,
+    pathGuard: argumentGuardFor(config, env, cwd).path,
     converse: (input) =>
       runConversation({
         ...input,

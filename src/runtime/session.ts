@@ -187,7 +187,7 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
-  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName });
+  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName, guard: runtime.pathGuard });
   const goingBack = createGoingBack({
     store,
     log,
