@@ -161,6 +161,9 @@ const config: AishConfigInput = {
     autoCompactAt: 0.85,
     keepTurns: 2, // turns kept word for word after a compaction
     windowTimeoutMs: 4000, // how long the model's server is asked about its window
+    // Windows are remembered in $XDG_STATE_HOME/aish/context-windows.json; one older than this
+    // is asked again (0: every run). A server that contradicts it is asked again at once.
+    windowMaxAgeHours: 24,
   },
 
   broker: {

@@ -8,9 +8,10 @@
 // - policy and pins: tool-policy.ts
 // - session file: session-log.ts, with the secrets of the config and environment redacted
 // - conversation: `converse` runs the loop with the runtime's tools, policy and limits
+import path from 'node:path';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
-import { createCalibration, createWindowCache, type ContextWindow } from '../services/context/index';
+import { createCalibration, createFileWindowStore, createWindowCache, type ContextWindow } from '../services/context/index';
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
@@ -146,7 +147,12 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
   // The context budget: windows asked of the servers (in the background), the calibrated estimate.
-  const windows = createWindowCache({ env, timeoutMs: config.context.windowTimeoutMs });
+  const windows = createWindowCache({
+    env,
+    timeoutMs: config.context.windowTimeoutMs,
+    store: createFileWindowStore(path.join(config.paths.stateDir, 'context-windows.json'), (message) => options.report('warn', message)),
+    maxAgeMs: config.context.windowMaxAgeHours * 3_600_000,
+  });
   const calibration = createCalibration();
   const context: ContextDeps = {
     window: (model) => {
@@ -156,10 +162,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
       return { source: 'unknown: still asking the server' };
     },
     learn: (model, tokens) => windows.learn(model, tokens),
-    answered: (model) => {
-      // Ollama and LM Studio load the model on the first request: its real window is known now.
-      if (windows.get(model)?.provisional) void windows.discover(model, { refresh: true });
-    },
+    answered: (model, promptTokens) => windows.counted(model, promptTokens),
     calibration,
   };
   const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });

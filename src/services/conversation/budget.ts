@@ -19,8 +19,8 @@ export interface ContextDeps {
   window(model: ModelConfig): ContextWindow;
   /** The server said its window in an error: remembered for this model. */
   learn(model: ModelConfig, tokens: number): void;
-  /** The server counted a request: the model's window may be asked again (a provisional one). */
-  answered?(model: ModelConfig): void;
+  /** The server counted `promptTokens` for a request: the model's window may be asked again (a provisional one, or one smaller than that). */
+  answered?(model: ModelConfig, promptTokens: number): void;
   calibration: Calibration;
 }
 
@@ -172,7 +172,7 @@ export function* afterAnswer(input: { model: ModelConfig; context: ContextDeps |
   const prompt = input.usage?.promptTokens;
   if (!input.context || prompt === undefined || prompt <= 0) return;
   input.context.calibration.record(input.model.name, input.fitted.rawEstimate, prompt);
-  input.context.answered?.(input.model);
+  input.context.answered?.(input.model, prompt);
   const { snapshot } = input.fitted;
   const used = prompt + (input.usage?.completionTokens ?? 0);
   yield { type: 'context', context: { ...snapshot, used, reported: true } };
