@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
-import { createCalibration, createFileWindowStore, createWindowCache, type ContextWindow } from '../services/context/index';
+import { createCalibration, createFileWindowStore, createServerTokens, createWindowCache, type ContextWindow } from '../services/context/index';
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
@@ -154,6 +154,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     maxAgeMs: config.context.windowMaxAgeHours * 3_600_000,
   });
   const calibration = createCalibration();
+  const serverTokens = createServerTokens({ env });
   const context: ContextDeps = {
     window: (model) => {
       const known = windows.get(model);
@@ -164,6 +165,9 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     learn: (model, tokens) => windows.learn(model, tokens),
     answered: (model, promptTokens) => windows.counted(model, promptTokens),
     calibration,
+    // llama.cpp counts with the model's own tokenizer (/tokenize); every other server is estimated.
+    serverTokens: (model) =>
+      windows.get(model)?.server === 'llama.cpp' ? { cached: (text) => serverTokens.cached(model, text), count: (texts, signal) => serverTokens.count(model, texts, signal) } : undefined,
   };
   const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
