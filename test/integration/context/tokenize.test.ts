@@ -36,7 +36,7 @@ describe("llama.cpp's /tokenize", () => {
         expect(sent).toContain(`question 1: what does part 1 do?`);
       } else {
         // Only what is new: the last answer and the new question.
-        expect(sent.sort()).toEqual([history.at(-3)!.content, `question ${turn}: what does part ${turn} do?`].sort());
+        expect(sent.sort()).toEqual([(history.at(-3) as { content: string }).content, `question ${turn}: what does part ${turn} do?`].sort());
       }
     }
     // Measuring between turns asks nothing.
