@@ -6,7 +6,7 @@ import { maxTokensOf } from '../broker/request';
 import { answerReserve, compactionThreshold, measureContext, messageText, rawPromptEstimate, toolText, type ContextUsage } from '../context/budget';
 import { estimateTokens } from '../context/estimate';
 import type { Calibration } from '../context/calibration';
-import { compactionMessage, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
+import { compactionMessage, cutLatestToolResults, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
 import type { ContextWindow } from '../context/window';
 import type { ToolIndex } from '../tools/names';
 import { TOOL_SEARCH_NAME } from '../tools/budget';
@@ -151,13 +151,40 @@ export async function* fitRequest(input: FitInput): AsyncGenerator<ConversationE
       if (measured.threshold !== undefined && measured.usage.used > measured.threshold) {
         // Still too large: the kept turns' own tool results are what is left to shorten.
         const again = stubOldToolResults(effectiveHistory(view), 1);
-        if (again.stubbed > 0) measured = await measureCounted(input, again.history, window);
+        if (again.stubbed > 0) {
+          view = again.history;
+          measured = await measureCounted(input, view, window);
+        }
       }
     }
+    // The latest tool results alone are too large for the window: sent cut, never as a request
+    // the server must refuse (the full text stays in the history and the session log).
+    const fitted = yield* cutToFit(input, effectiveHistory(view), measured, window);
+    if (fitted) measured = fitted;
   }
   const snapshot = snapshotOf(input.model, window, measured.usage, measured.threshold);
   yield { type: 'context', context: snapshot };
   return { messages: measured.messages, rawEstimate: measured.raw, calibrationKey: measured.calibrationKey, ...(measured.estimatedRaw !== undefined ? { estimatedRaw: measured.estimatedRaw } : {}), snapshot };
+}
+
+/** Over the threshold (or refused for length) with the last turn's tool results: cuts them until the request fits. */
+async function* cutToFit(input: FitInput, view: readonly Message[], measured: Measured, window: ContextWindow): AsyncGenerator<ConversationEvent, Measured | undefined, undefined> {
+  const limit = measured.threshold ?? (input.force === 'overflow' && window.tokens !== undefined ? window.tokens - answerReserve(maxTokensOf(input.model), window.tokens) : undefined);
+  if (limit === undefined || (measured.usage.used <= limit && input.force !== 'overflow')) return undefined;
+  const before = measured.usage.used;
+  // Aim a little below the limit: the estimate of the cut text is not calibrated yet.
+  let share = Math.max(0.02, 1 - (before - limit * 0.9) / Math.max(1, before));
+  for (let attempt = 0; attempt < 8; attempt++, share *= 0.7) {
+    const cut = cutLatestToolResults(view, share);
+    if (cut.cut === 0) return undefined;
+    const next = measure(input, cut.history, window);
+    if (next.usage.used <= limit * 0.95 || attempt === 7) {
+      const counted = await measureCounted(input, cut.history, window);
+      yield { type: 'status', level: 'warn', message: `context: the latest tool result${cut.cut === 1 ? ' was' : 's were'} too large for the model's window: sent cut (${formatTokens(before)} → ${formatTokens(counted.usage.used)} tokens; the full text stays in the session log)` };
+      return counted;
+    }
+  }
+  return undefined;
 }
 
 export interface CompactInput extends Omit<FitInput, 'force'> {
