@@ -66,6 +66,7 @@ export class KeyInput {
   private beatTimer: NodeJS.Timeout | undefined;
   private lastBeat: number | undefined;
   private lastRead: number | undefined;
+  private replyListeners: Array<(reply: string) => void> = [];
 
   constructor(
     private readonly source: InputSource,
@@ -130,6 +131,17 @@ export class KeyInput {
     };
   }
 
+  /**
+   * Hears the terminal's replies that never become keys: focus reports (`ESC[I`, `ESC[O`), colour
+   * answers (`ESC]11;rgb:…`). Returns the unsubscribe.
+   */
+  onReply(listener: (reply: string) => void): () => void {
+    this.replyListeners = [...this.replyListeners, listener];
+    return () => {
+      this.replyListeners = this.replyListeners.filter((entry) => entry !== listener);
+    };
+  }
+
   /** Feeds input as if read from the terminal (tests, and the source listener). */
   feed(chunk: string): void {
     clearTimeout(this.escapeTimer);
@@ -138,6 +150,7 @@ export class KeyInput {
     this.lastRead = at;
     const result = this.tokenizer.push(chunk, at);
     this.droppedReplies += result.dropped.length;
+    for (const reply of result.dropped) for (const listener of this.replyListeners) listener(reply);
     for (const event of result.events) this.dispatch(since === undefined ? event : { ...event, since });
     if (this.tokenizer.hasPending) {
       this.escapeTimer = setTimeout(() => {
