@@ -167,6 +167,9 @@ const config: AishConfigInput = {
     autoCompactAt: 0.85,
     keepTurns: 2, // turns kept word for word after a compaction
     windowTimeoutMs: 4000, // how long the model's server is asked about its window
+    // Windows are remembered in $XDG_STATE_HOME/aish/context-windows.json; one older than this
+    // is asked again (0: every run). A server that contradicts it is asked again at once.
+    windowMaxAgeHours: 24,
     // AGENTS.md files from the repository root down to the working directory join the system
     // prompt (all together cut at maxProjectDocChars). A project's own `.aish/config.*` merges over
     // this file once you trust its directory (asked at start; see README "Project context").

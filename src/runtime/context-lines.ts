@@ -10,11 +10,21 @@ export const formatTokenCount = (value: number): string => (value < 1000 ? Strin
 export const formatWindowSize = (tokens: number): string => (tokens < 1000 ? String(tokens) : tokens % 1000 === 0 ? `${tokens / 1000}k` : tokens % 1024 === 0 ? `${tokens / 1024}k` : `${Math.round(tokens / 1000)}k`);
 
 /** `4096 tokens (llama.cpp /props …; the model could run with 131072)` or `unknown: …`. */
-export function describeWindow(window: ContextWindow | undefined): string {
+/** `40 s`, `12 min`, `3 h`, `2 days`. */
+function age(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 48 * 3600) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
+}
+
+export function describeWindow(window: ContextWindow | undefined, now = Date.now()): string {
   if (!window) return 'not asked yet';
   const maximum = window.maximum !== undefined && window.maximum !== window.tokens ? `; the model could run with ${window.maximum}` : '';
   if (window.tokens === undefined) return `${window.source}${maximum}`;
-  return `${window.tokens} tokens, from ${window.source}${maximum}`;
+  const remembered = window.remembered !== undefined && window.askedAt !== undefined ? `, asked ${age(now - window.askedAt)} ago (remembered in ${window.remembered})` : '';
+  return `${window.tokens} tokens, from ${window.source}${remembered}${maximum}`;
 }
 
 /** The `:context` breakdown. */

@@ -8,9 +8,10 @@
 // - policy and pins: tool-policy.ts
 // - session file: session-log.ts, with the secrets of the config and environment redacted
 // - conversation: `converse` runs the loop with the runtime's tools, policy and limits
+import path from 'node:path';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
-import { createCalibration, createWindowCache, type ContextWindow } from '../services/context/index';
+import { createCalibration, createFileWindowStore, createServerTokens, createWindowCache, type ContextWindow } from '../services/context/index';
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
@@ -21,7 +22,8 @@ import type { ToolIndex } from '../services/tools/names';
 import type { ModelConfig } from '../services/broker/types';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
-import { createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { argumentGuardFor, createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import type { PathGuard } from '../services/tools/argument-guard';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
 import { createSampler, type SamplingPrompter } from './sampling';
@@ -77,6 +79,8 @@ export interface Runtime {
   readonly instructions: InstructionGate;
   /** Tool switches, tool search and tool costs. */
   readonly tools: ToolBudget;
+  /** The argument guard's path check (mcp.argumentGuard), for `@file` attachments. */
+  readonly pathGuard: PathGuard;
   /** The conversation loop with the runtime's broker, servers, tool index, policy and limits. */
   converse(input: TurnInput): AsyncGenerator<ConversationEvent, void, undefined>;
   /**
@@ -143,8 +147,14 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   /** Problems already reported this run (a broken tool list is said once, not per turn). */
   const reportedProblems = new Set<string>();
   // The context budget: windows asked of the servers (in the background), the calibrated estimate.
-  const windows = createWindowCache({ env, timeoutMs: config.context.windowTimeoutMs });
+  const windows = createWindowCache({
+    env,
+    timeoutMs: config.context.windowTimeoutMs,
+    store: createFileWindowStore(path.join(config.paths.stateDir, 'context-windows.json'), (message) => options.report('warn', message)),
+    maxAgeMs: config.context.windowMaxAgeHours * 3_600_000,
+  });
   const calibration = createCalibration();
+  const serverTokens = createServerTokens({ env });
   const context: ContextDeps = {
     window: (model) => {
       const known = windows.get(model);
@@ -153,11 +163,11 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
       return { source: 'unknown: still asking the server' };
     },
     learn: (model, tokens) => windows.learn(model, tokens),
-    answered: (model) => {
-      // Ollama and LM Studio load the model on the first request: its real window is known now.
-      if (windows.get(model)?.provisional) void windows.discover(model, { refresh: true });
-    },
+    answered: (model, promptTokens) => windows.counted(model, promptTokens),
     calibration,
+    // llama.cpp counts with the model's own tokenizer (/tokenize); every other server is estimated.
+    serverTokens: (model) =>
+      windows.get(model)?.server === 'llama.cpp' ? { cached: (text) => serverTokens.cached(model, text), count: (texts, signal) => serverTokens.count(model, texts, signal) } : undefined,
   };
   const contextOptions = () => ({ systemPrompt: withInstructions(config.systemPrompt, instructions.section(mcp.servers())), useToolRole: config.context.useToolRole, maxToolResultChars: config.context.maxToolResultChars });
   const budget = () => ({ autoCompactAt: config.context.autoCompactAt, keepTurns: config.context.keepTurns });
@@ -179,6 +189,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     policy,
     instructions,
     tools,
+    pathGuard: argumentGuardFor(config, env, cwd).path,
     converse: (input) =>
       runConversation({
         ...input,

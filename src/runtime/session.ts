@@ -195,7 +195,7 @@ export function createSession(options: SessionOptions): Session {
     },
   });
 
-  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName });
+  const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName, guard: runtime.pathGuard });
   // `@alias:uri`: resources are read before the message is queued (resources/resource-sending.ts).
   const resources = createResourceSending({ mcp, cwd: runtime.cwd, status, store, enqueue: (job) => jobs.enqueue(job) });
   const goingBack = createGoingBack({

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { AppConfig } from '../services/config/load';
 import { sessionsDir } from '../services/history/index';
 import { displayPath } from '../services/config/paths';
-import { createArgumentGuard, createArgumentMatcher, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher } from '../services/tools/argument-guard';
+import { createArgumentGuard, createArgumentMatcher, createPathGuard, DEFAULT_SENSITIVE_PATHS, type ArgumentGuard, type ArgumentMatcher, type PathGuard } from '../services/tools/argument-guard';
 import { appearedNotice, changeNotice, createFilePinStore, pinsFile, trackDefinitions, type PinnedServers, type PinStore } from '../services/tools/pins';
 import { sanitizeName } from '../services/terminal/look-alike';
 import { createApprovalPolicy, type ApprovalPolicy, type DefinitionPins } from '../services/tools/policy';
@@ -49,7 +49,7 @@ type GuardConfig = Pick<AppConfig, 'mcp' | 'paths' | 'history' | 'sourcePath'>;
  * The argument guard for this config (services/tools/argument-guard.ts): the credential paths of
  * `mcp.argumentGuard`, aish-tui's own config, state and session files, the config's secrets.
  */
-export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher } {
+export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cwd: string, secrets: () => readonly string[] = () => []): { check: ArgumentGuard; matches: ArgumentMatcher; path: PathGuard } {
   const home = env.HOME || os.homedir();
   const settings = config.mcp.argumentGuard;
   // The project's saved rules are aish-tui's own file too: a tool writing it asks.
@@ -57,10 +57,17 @@ export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cw
   // Built on the first call decided, not at start: start-up reads only what the first frame draws.
   let check: ArgumentGuard | undefined;
   let matches: ArgumentMatcher | undefined;
+  let pathGuard: PathGuard | undefined;
+  const sensitivePaths = () => [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths];
   return {
     check: (args) => {
-      check ??= createArgumentGuard({ home, cwd, sensitivePaths: [...(settings.defaults ? DEFAULT_SENSITIVE_PATHS : []), ...settings.paths], appPaths, secrets });
+      check ??= createArgumentGuard({ home, cwd, sensitivePaths: sensitivePaths(), appPaths, secrets });
       return check(args);
+    },
+    // `@file` attachments are refused by the same list (mcp.argumentGuard applies to them too).
+    path: (file) => {
+      pathGuard ??= createPathGuard({ home, cwd, sensitivePaths: sensitivePaths(), appPaths });
+      return pathGuard(file);
     },
     matches: (glob, value) => {
       matches ??= createArgumentMatcher(home, cwd);

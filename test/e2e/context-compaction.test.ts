@@ -34,6 +34,8 @@ describe('a 4k-window model in the TUI', () => {
     const chats = server.requests.filter((request) => request.path.endsWith('/chat/completions'));
     expect(chats.filter(isCompactionRequest).length).toBeGreaterThan(0);
     for (const request of chats) expect(serverTokens(request)).toBeLessThanOrEqual(4096);
+    // The llama.cpp server counted the requests' parts with its own /tokenize.
+    expect(server.probes.some((probe) => probe.path === '/tokenize')).toBe(true);
     // The transcript says it, folded.
     term.write(':context\r');
     const screen = await term.waitFor(/context of small: [\d.k]+ of 4k tokens/);

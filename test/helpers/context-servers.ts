@@ -2,7 +2,8 @@
  * Model servers with a small context window, each kind the way the real one behaves (tests of the
  * context budget, and by hand in tmux):
  *
- * - it reports its window the way that server does (`reportWindow`): llama.cpp `GET /props`,
+ * - it reports its window the way that server does (`reportWindow`): llama.cpp `GET /props`
+ *   (and counts text with `POST /tokenize`, tokenizeReply),
  *   Ollama `GET /api/ps` + `POST /api/show`, vLLM and OpenRouter in `GET /v1/models`, LM Studio
  *   `GET /api/v0/models/<id>`; `openai` reports nothing (the model id is a well-known one);
  * - it counts each request with its own "tokenizer" (`serverTokens`, deliberately not our
@@ -44,6 +45,26 @@ export function serverTokens(request: ReceivedRequest): number {
   return Math.ceil(chars / 3.3) + messages * 5 + 3;
 }
 
+/** What one text costs in this server's counting (the same rule as serverTokens, without the per-message cost). */
+export function textTokens(text: string): number {
+  return Math.ceil(text.length / 3.3);
+}
+
+/**
+ * llama.cpp's `POST /tokenize`: `{"content": "…", "add_special"?, "with_pieces"?}` →
+ * `{"tokens": [ids…]}` (with pieces: `[{"id": n, "piece": "…"}, …]`); a body without `content`
+ * is a 400 like the real one. Counted with textTokens, so the counts agree with serverTokens.
+ */
+export function tokenizeReply(request: ReceivedRequest): ScriptedResponse {
+  const body = request.body as unknown as { content?: unknown; with_pieces?: unknown } | undefined;
+  if (typeof body?.content !== 'string') return errorReply(400, { error: { code: 400, message: '"content" must be provided', type: 'invalid_request_error' } });
+  const content = body.content;
+  const count = textTokens(content);
+  const size = Math.ceil(content.length / Math.max(1, count));
+  const tokens = Array.from({ length: count }, (_, index) => (body.with_pieces === true ? { id: 1000 + index, piece: content.slice(index * size, (index + 1) * size) } : 1000 + index));
+  return jsonReply({ tokens });
+}
+
 /** What the request asks to keep free for the answer. */
 function requested(request: ReceivedRequest): number {
   const value = request.body?.max_tokens;
@@ -59,6 +80,7 @@ export function reportWindow(broker: ScriptedBroker, kind: ServerKind, window: n
   switch (kind) {
     case 'llama.cpp':
       broker.serve('GET', '/props', jsonReply({ default_generation_settings: { n_ctx: window, params: { n_predict: -1 } }, total_slots: 1, model_path: `/models/${id}.gguf`, build_info: 'b6000' }));
+      broker.serve('POST', '/tokenize', tokenizeReply);
       broker.models(jsonReply({ object: 'list', data: [{ id, object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: trained, n_params: 4_000_000_000 } }] }));
       return;
     case 'ollama':

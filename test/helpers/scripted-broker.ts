@@ -18,7 +18,7 @@
  * loud HTTP 500 naming the request, so a test that forgot a script fails clearly.
  * `GET /v1/models` lists one model (`scripted`) unless `models(...)` says otherwise. Like llama-server,
  * `GET /props` reports a context window (`n_ctx` 131072) unless `serve('GET', '/props', …)` says
- * otherwise. The app's window probes (`/props`, `/api/…`) are recorded in `probes`, not in
+ * otherwise. The app's window probes (`/props`, `/api/…`) and token counts (`/tokenize`) are recorded in `probes`, not in
  * `requests`, so a test's request indexes do not depend on when the window was asked. Anything
  * else is 404.
  *
@@ -101,7 +101,7 @@ export interface ScriptedBroker {
   url: string;
   port: number;
   requests: ReceivedRequest[];
-  /** Context-window probes (`/props`, `/api/ps`, `/api/show`, `/api/v0/…`), kept apart from `requests`. */
+  /** Context-window probes (`/props`, `/api/ps`, `/api/show`, `/api/v0/…`) and `/tokenize`, kept apart from `requests`. */
   probes: ReceivedRequest[];
   enqueue(...responses: ScriptedResponse[]): void;
   /** Sets (or with undefined, clears) the router consulted when the queue is empty. */
@@ -232,7 +232,7 @@ export async function startScriptedBroker(options: ScriptedBrokerOptions = {}): 
         body = undefined;
       }
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const isProbe = /^\/(props$|api\/)/.test(url.pathname);
+      const isProbe = /^\/(props$|tokenize$|api\/)/.test(url.pathname);
       const request: ReceivedRequest = {
         index: isProbe ? probes.length : requests.length,
         method: req.method ?? 'GET',

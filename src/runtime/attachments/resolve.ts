@@ -5,8 +5,9 @@
 // - `@` paths outside the working directory, after following symlinks (`@../../etc/passwd`,
 //   `@/etc/passwd`, `@~/…`, a link out of the tree): the model gets only what is under the
 //   directory you started in;
-// - credential files anywhere (SSH and GPG keys, cloud and registry credentials, `.env`, `.netrc`,
-//   `*.pem`/`*.key`), even under the working directory and even as a pasted path;
+// - credential and key paths anywhere (the argument guard's list, `mcp.argumentGuard`: SSH and GPG
+//   keys, cloud and registry credentials, `.env`, `.netrc`, `*.pem`/`*.key`, aish-tui's own config
+//   and state), even under the working directory and even as a pasted path;
 // - binary files that are not images, text over TEXT_LIMIT, images over IMAGE_LIMIT;
 // - images for a model not marked `vision: true` in the config.
 //
@@ -23,6 +24,12 @@ export const IMAGE_LIMIT = 5 * 1024 * 1024;
 export interface AttachOptions {
   cwd: string;
   home?: string;
+  /**
+   * Why a path is never attached (a credential or key path, aish-tui's own files), or undefined:
+   * the argument guard's path list (runtime/tool-policy.ts argumentGuardFor), so
+   * `mcp.argumentGuard` covers attachments the way it covers tool arguments.
+   */
+  guard: (file: string) => { reason: string } | undefined;
   /** The model takes images (`vision: true`); `modelName` names it in the refusal. */
   vision: boolean;
   modelName: string;
@@ -32,21 +39,6 @@ export interface Resolved {
   attachments: Attachment[];
   /** Why the message cannot go as it is (one line each). */
   problems: string[];
-}
-
-/**
- * Credential paths: refused whatever directory they are in. Kept small and by name; the approval
- * guard list of the trust work covers tool arguments, this covers what the user attaches.
- */
-const CREDENTIAL_SEGMENTS = new Set(['.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.password-store', '.config/gcloud']);
-const CREDENTIAL_NAMES = /^(\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|credentials(\.json)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|.*\.(pem|key|p12|pfx|keystore|jks))$/i;
-
-export function isCredentialPath(file: string): boolean {
-  const parts = path.resolve(file).split(path.sep);
-  if (parts.some((part) => CREDENTIAL_SEGMENTS.has(part))) return true;
-  const joined = parts.join('/');
-  if (joined.includes('/.config/gcloud/')) return true;
-  return CREDENTIAL_NAMES.test(parts.at(-1) ?? '');
 }
 
 const IMAGE_TYPES: ReadonlyArray<{ mime: string; test: (head: Buffer) => boolean }> = [
@@ -107,8 +99,9 @@ export function resolveAttachments(text: string, options: AttachOptions): Resolv
     }
     if (seen.has(real)) continue;
     seen.add(real);
-    if (isCredentialPath(absolute) || isCredentialPath(real)) {
-      problems.push(`${shown} looks like a credential file; it is never attached (paste the part you mean to share)`);
+    const guarded = options.guard(absolute) ?? options.guard(real);
+    if (guarded) {
+      problems.push(`${shown} is never attached: ${guarded.reason} (paste the part you mean to share)`);
       continue;
     }
     const inside = real === root || real.startsWith(root + path.sep);

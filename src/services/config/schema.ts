@@ -272,6 +272,8 @@ export const configSchema = z.strictObject({
       keepTurns: positiveInt.max(50).default(2),
       /** How long the model's server is asked about its window before it counts as unknown. */
       windowTimeoutMs: positiveInt.default(4000),
+      /** A window remembered from an earlier run (`<stateDir>/context-windows.json`) is asked again when older than this; 0: every run. */
+      windowMaxAgeHours: z.number().min(0).max(24 * 365).default(24),
       /** AGENTS.md files from the repository root down to the working directory join the system prompt. */
       projectDocs: z.boolean().default(true),
       /** Most characters of them all together (the rest is cut, with a note). */

@@ -28,14 +28,27 @@ export interface ContextUsage {
   reported: boolean;
 }
 
-export function messageTokens(message: WireMessage): number {
+/** The text a message is counted by (its content, and its tool calls' names and arguments). */
+export function messageText(message: WireMessage): string {
   let text = typeof message.content === 'string' ? message.content : '';
   if (message.role === 'assistant' && message.tool_calls) for (const call of message.tool_calls) text += `${call.function.name} ${call.function.arguments}`;
-  return estimateTokens(text) + MESSAGE_OVERHEAD;
+  return text;
 }
 
-export function toolTokens(spec: ToolSpec): number {
-  return estimateTokens(JSON.stringify(spec.function));
+/** The text a tool definition is counted by. */
+export function toolText(spec: ToolSpec): string {
+  return JSON.stringify(spec.function);
+}
+
+/** Counts one text: the server's tokenizer where it counted it (server-tokens.ts), else the estimate. */
+export type TextCounter = (text: string) => number;
+
+export function messageTokens(message: WireMessage, count: TextCounter = estimateTokens): number {
+  return count(messageText(message)) + MESSAGE_OVERHEAD;
+}
+
+export function toolTokens(spec: ToolSpec, count: TextCounter = estimateTokens): number {
+  return count(toolText(spec));
 }
 
 /** The answer's reserve: the model's `max_tokens`, else DEFAULT_RESERVE_SHARE of the window (capped). */
@@ -51,35 +64,43 @@ export interface MeasureInput {
   /** The server alias of each tool's wire name, for the per-server split. */
   serverOf: (wireName: string) => string | undefined;
   reserve: number;
-  /** Corrects a raw estimate (the calibration for this model). */
-  calibrate: (estimated: number) => number;
+  /** Counts each part's text (default: the estimate). */
+  count?: TextCounter;
+  /** Corrects a raw count (the calibration for this model); called once every part was counted. */
+  calibrate: (counted: number) => number;
 }
 
-/** The raw (uncalibrated) estimate of a request's prompt, for calibrating against the server's count. */
-export function rawPromptEstimate(messages: readonly WireMessage[], tools: readonly ToolSpec[]): number {
+/** The raw (uncalibrated) count of a request's prompt, for calibrating against the server's count. */
+export function rawPromptEstimate(messages: readonly WireMessage[], tools: readonly ToolSpec[], count: TextCounter = estimateTokens): number {
   let total = 0;
-  for (const message of messages) total += messageTokens(message);
-  for (const spec of tools) total += toolTokens(spec);
+  for (const message of messages) total += messageTokens(message, count);
+  for (const spec of tools) total += toolTokens(spec, count);
   return total;
 }
 
-export function measureContext(input: MeasureInput): ContextUsage {
+export function measureContext(input: MeasureInput): ContextUsage & { raw: number } {
+  const count = input.count ?? estimateTokens;
   let system = 0;
   let messages = 0;
   for (const message of input.messages) {
-    const tokens = input.calibrate(messageTokens(message));
+    const tokens = messageTokens(message, count);
     if (message.role === 'system') system += tokens;
     else messages += tokens;
   }
-  const toolsByServer: Record<string, number> = {};
+  const rawByServer: Record<string, number> = {};
   let tools = 0;
   for (const spec of input.tools) {
-    const tokens = input.calibrate(toolTokens(spec));
+    const tokens = toolTokens(spec, count);
     const server = input.serverOf(spec.function.name) ?? 'other';
-    toolsByServer[server] = (toolsByServer[server] ?? 0) + tokens;
+    rawByServer[server] = (rawByServer[server] ?? 0) + tokens;
     tools += tokens;
   }
-  return { used: system + tools + messages, parts: { system, tools, toolsByServer, messages, reserve: input.reserve }, reported: false };
+  // Calibrated only now: the caller's calibration may depend on how the parts were counted.
+  const raw = system + tools + messages;
+  const toolsByServer: Record<string, number> = {};
+  for (const [server, tokens] of Object.entries(rawByServer)) toolsByServer[server] = input.calibrate(tokens);
+  const parts = { system: input.calibrate(system), tools: input.calibrate(tools), toolsByServer, messages: input.calibrate(messages), reserve: input.reserve };
+  return { used: parts.system + parts.tools + parts.messages, parts, reported: false, raw };
 }
 
 /**

@@ -62,6 +62,24 @@ export function stubOldToolResults(history: readonly Message[], keepTurns: numbe
   return { history: out, stubbed };
 }
 
+/**
+ * The history with the tool results of the last turn cut to `share` of their length (for the
+ * request only): what is left to shorten when the latest results alone do not fit the window.
+ * The model is told the result was cut; the history and the log keep it whole.
+ */
+export function cutLatestToolResults(history: readonly Message[], share: number): { history: Message[]; cut: number } {
+  const start = turnStart(history, 1);
+  let cut = 0;
+  const out = history.map((message, index) => {
+    if (index < start || message.role !== 'tool' || message.content.length <= 400) return message;
+    const keep = Math.max(400, Math.floor(message.content.length * share));
+    if (keep >= message.content.length) return message;
+    cut++;
+    return { ...message, content: `${message.content.slice(0, keep)}\n[aish] cut to fit the model's context window: the first ${keep} of ${message.content.length} characters; the rest is not shown to you` };
+  });
+  return { history: out, cut };
+}
+
 export interface CompactionPlan {
   /** Messages the summary replaces (an earlier summary first, when there is one). */
   old: Message[];

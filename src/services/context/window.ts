@@ -35,6 +35,12 @@ export interface ContextWindow {
    * asked again after the next answer.
    */
   provisional?: boolean;
+  /** The kind of server that said it, when its own endpoint did (llama.cpp also counts with `/tokenize`). */
+  server?: 'llama.cpp' | 'ollama' | 'lmstudio' | 'vllm';
+  /** When the server was asked (ms since the epoch); undefined for the config's and the table's. */
+  askedAt?: number;
+  /** Read from the file of remembered windows (window-store.ts) rather than asked this run. */
+  remembered?: string;
 }
 
 export const OLLAMA_DEFAULT_WINDOW = 4096;
@@ -131,7 +137,7 @@ export function windowFromAnswers(answers: ProbeAnswers, modelId: string): Conte
   // llama.cpp: the slot's running size.
   const settings = isObject(answers.props?.default_generation_settings) ? answers.props.default_generation_settings : undefined;
   const slotCtx = positive(settings?.n_ctx) ?? positive(answers.props?.n_ctx);
-  if (slotCtx !== undefined) return { tokens: slotCtx, source: 'llama.cpp /props (n_ctx of a slot)', ...(trained ? { maximum: trained } : {}) };
+  if (slotCtx !== undefined) return { tokens: slotCtx, source: 'llama.cpp /props (n_ctx of a slot)', server: 'llama.cpp', ...(trained ? { maximum: trained } : {}) };
 
   // Ollama: the loaded model's num_ctx, else what it will load with.
   const info = isObject(answers.ollamaShow?.model_info) ? answers.ollamaShow.model_info : undefined;
@@ -139,15 +145,16 @@ export function windowFromAnswers(answers: ProbeAnswers, modelId: string): Conte
   const ollamaMax = arch ? positive(info?.[`${arch}.context_length`]) : undefined;
   const running = Array.isArray(answers.ollamaPs?.models) ? answers.ollamaPs.models.filter(isObject).find((model) => sameModel(model.name ?? model.model, modelId)) : undefined;
   const loaded = positive(running?.context_length);
-  if (loaded !== undefined) return { tokens: loaded, source: 'Ollama /api/ps (num_ctx of the loaded model)', ...(ollamaMax ? { maximum: ollamaMax } : {}) };
+  if (loaded !== undefined) return { tokens: loaded, source: 'Ollama /api/ps (num_ctx of the loaded model)', server: 'ollama', ...(ollamaMax ? { maximum: ollamaMax } : {}) };
   if (answers.ollamaShow) {
     const parameters = typeof answers.ollamaShow.parameters === 'string' ? answers.ollamaShow.parameters : '';
     const numCtx = Number(/(?:^|\n)\s*num_ctx\s+(\d+)/.exec(parameters)?.[1]);
-    if (numCtx > 0) return { tokens: numCtx, source: "Ollama /api/show (the model's num_ctx)", ...(ollamaMax ? { maximum: ollamaMax } : {}) };
+    if (numCtx > 0) return { tokens: numCtx, source: "Ollama /api/show (the model's num_ctx)", server: 'ollama', ...(ollamaMax ? { maximum: ollamaMax } : {}) };
     return {
       tokens: OLLAMA_DEFAULT_WINDOW,
       source: "Ollama's default num_ctx (the model is not loaded yet; asked again after the first answer)",
       provisional: true,
+      server: 'ollama',
       ...(ollamaMax ? { maximum: ollamaMax } : {}),
     };
   }
@@ -156,12 +163,12 @@ export function windowFromAnswers(answers: ProbeAnswers, modelId: string): Conte
   const lm = answers.lmStudio;
   const lmMax = positive(lm?.max_context_length);
   const lmLoaded = positive(lm?.loaded_context_length);
-  if (lmLoaded !== undefined) return { tokens: lmLoaded, source: 'LM Studio /api/v0/models (loaded context length)', ...(lmMax ? { maximum: lmMax } : {}) };
-  if (lm && lmMax !== undefined) return { source: 'unknown: LM Studio has not loaded the model yet (asked again after the first answer)', maximum: lmMax, provisional: true };
+  if (lmLoaded !== undefined) return { tokens: lmLoaded, source: 'LM Studio /api/v0/models (loaded context length)', server: 'lmstudio', ...(lmMax ? { maximum: lmMax } : {}) };
+  if (lm && lmMax !== undefined) return { source: 'unknown: LM Studio has not loaded the model yet (asked again after the first answer)', maximum: lmMax, provisional: true, server: 'lmstudio' };
 
   // vLLM, OpenRouter and other servers that list the window with the model.
   const maxModelLen = positive(entry?.max_model_len);
-  if (maxModelLen !== undefined) return { tokens: maxModelLen, source: 'vLLM /v1/models (max_model_len)' };
+  if (maxModelLen !== undefined) return { tokens: maxModelLen, source: 'vLLM /v1/models (max_model_len)', server: 'vllm' };
   const listed = positive(entry?.context_length) ?? positive(entry?.context_window);
   if (listed !== undefined) return { tokens: listed, source: '/v1/models (context_length)' };
 

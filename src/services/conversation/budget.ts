@@ -3,9 +3,10 @@
 // (services/context/compact.ts). Also the check of the server's count after the answer.
 import type { ModelConfig, ToolSpec, Usage, WireMessage } from '../broker/types';
 import { maxTokensOf } from '../broker/request';
-import { answerReserve, compactionThreshold, measureContext, rawPromptEstimate, type ContextUsage } from '../context/budget';
+import { answerReserve, compactionThreshold, measureContext, messageText, rawPromptEstimate, toolText, type ContextUsage } from '../context/budget';
+import { estimateTokens } from '../context/estimate';
 import type { Calibration } from '../context/calibration';
-import { compactionMessage, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
+import { compactionMessage, cutLatestToolResults, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
 import type { ContextWindow } from '../context/window';
 import type { ToolIndex } from '../tools/names';
 import { TOOL_SEARCH_NAME } from '../tools/budget';
@@ -19,9 +20,14 @@ export interface ContextDeps {
   window(model: ModelConfig): ContextWindow;
   /** The server said its window in an error: remembered for this model. */
   learn(model: ModelConfig, tokens: number): void;
-  /** The server counted a request: the model's window may be asked again (a provisional one). */
-  answered?(model: ModelConfig): void;
+  /** The server counted `promptTokens` for a request: the model's window may be asked again (a provisional one, or one smaller than that). */
+  answered?(model: ModelConfig, promptTokens: number): void;
   calibration: Calibration;
+  /**
+   * The model's own tokenizer, when its server has one (llama.cpp `/tokenize`, server-tokens.ts):
+   * `cached` never waits; `count` asks for the texts it does not know yet. Undefined: estimate.
+   */
+  serverTokens?(model: ModelConfig): { cached(text: string): number | undefined; count(texts: readonly string[], signal?: AbortSignal): Promise<void> } | undefined;
 }
 
 export interface BudgetSettings {
@@ -46,21 +52,59 @@ export interface FittedRequest {
   messages: WireMessage[];
   /** Our raw estimate of this request, for calibrating against the server's count. */
   rawEstimate: number;
+  /** Which calibration it belongs to: counts by the server's tokenizer and estimates are corrected apart. */
+  calibrationKey: string;
+  /** Counted by the server's tokenizer: the plain estimate of the same request too (calibrated as well). */
+  estimatedRaw?: number;
   snapshot: ContextSnapshot;
 }
 
 // The built-in tool_search is no server's: the breakdown names it on its own line.
 const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias ?? (wire === TOOL_SEARCH_NAME ? 'tool search' : undefined);
 
-/** The numbers of a request built from `view`, against the window. */
-function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow, check = true): { messages: WireMessage[]; usage: ContextUsage; raw: number; threshold?: number } {
-  // Between turns the history ends with the answer: measured as it stands, not checked for sending.
-  const messages = check ? buildRequestMessages(effectiveHistory(view), input.options) : toWireMessages(effectiveHistory(view), input.options);
+type Measured = { messages: WireMessage[]; usage: ContextUsage; raw: number; calibrationKey: string; estimatedRaw?: number; threshold?: number };
+
+/** The wire messages of `view`: checked for sending, or (between turns, ending with the answer) as they stand. */
+function wireOf(input: Pick<FitInput, 'options'>, view: readonly Message[], check: boolean): WireMessage[] {
+  return check ? buildRequestMessages(effectiveHistory(view), input.options) : toWireMessages(effectiveHistory(view), input.options);
+}
+
+/** The numbers of a request of `messages`, against the window. */
+function measureWire(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, messages: WireMessage[], window: ContextWindow): Measured {
   const reserve = answerReserve(maxTokensOf(input.model), window.tokens);
-  const calibrate = (tokens: number) => input.context?.calibration.apply(input.model.name, tokens) ?? tokens;
-  const usage = measureContext({ messages, tools: input.index.specs, serverOf: alias(input.index), reserve, calibrate });
+  const tokenizer = input.context?.serverTokens?.(input.model);
+  // Every part counted by the server's tokenizer: its own calibration (only the chat template's
+  // overhead is left to correct); any part estimated: the estimate's.
+  let exact = tokenizer !== undefined;
+  const count = (text: string) => {
+    const counted = tokenizer?.cached(text);
+    if (counted !== undefined || text.length === 0) return counted ?? 0;
+    exact = false;
+    return estimateTokens(text);
+  };
+  const calibrationKey = () => (exact ? `${input.model.name} (server tokenizer)` : input.model.name);
+  const calibrate = (tokens: number) => input.context?.calibration.apply(calibrationKey(), tokens) ?? tokens;
+  const usage = measureContext({ messages, tools: input.index.specs, serverOf: alias(input.index), reserve, count, calibrate });
   const threshold = compactionThreshold(window.tokens, reserve, input.budget.autoCompactAt);
-  return { messages, usage, raw: rawPromptEstimate(messages, input.index.specs), ...(threshold !== undefined ? { threshold } : {}) };
+  // Counted exactly, the estimate is still calibrated on the same request: the meter between turns
+  // estimates the parts the tokenizer has not seen yet (the answer just streamed).
+  const estimatedRaw = exact ? rawPromptEstimate(messages, input.index.specs) : undefined;
+  return { messages, usage, raw: usage.raw, calibrationKey: calibrationKey(), ...(estimatedRaw !== undefined ? { estimatedRaw } : {}), ...(threshold !== undefined ? { threshold } : {}) };
+}
+
+function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow, check = true): Measured {
+  return measureWire(input, wireOf(input, view, check), window);
+}
+
+/**
+ * Like measure, after the server's tokenizer (when there is one) counted the parts it had not seen:
+ * only new messages are sent to it, all at once, and a request whose parts are all known waits for nothing.
+ */
+async function measureCounted(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget' | 'summarise'>, view: readonly Message[], window: ContextWindow): Promise<Measured> {
+  const messages = wireOf(input, view, true);
+  const tokenizer = input.context?.serverTokens?.(input.model);
+  if (tokenizer) await tokenizer.count([...messages.map(messageText), ...input.index.specs.map(toolText)], input.summarise.signal);
+  return measureWire(input, messages, window);
 }
 
 /** The context the history would take in the next request, without sending anything (the meter between turns, `:context`). */
@@ -87,33 +131,60 @@ export const formatTokens = (value: number): string => (value < 1000 ? String(va
 export async function* fitRequest(input: FitInput): AsyncGenerator<ConversationEvent, FittedRequest, undefined> {
   const window = input.context?.window(input.model) ?? { source: 'unknown' };
   let view: readonly Message[] = input.history;
-  let measured = measure(input, view, window);
+  let measured = await measureCounted(input, view, window);
   const over = () => input.force === 'overflow' || (measured.threshold !== undefined && measured.usage.used > measured.threshold);
 
   if (over()) {
     const before = measured.usage.used;
     const stubbed = stubOldToolResults(effectiveHistory(view), input.budget.keepTurns);
     if (stubbed.stubbed > 0 && input.force !== 'overflow') {
-      const shortened = measure(input, stubbed.history, window);
+      const shortened = await measureCounted(input, stubbed.history, window);
       if (shortened.threshold === undefined || shortened.usage.used <= shortened.threshold) {
         yield { type: 'status', level: 'info', message: `context: ${stubbed.stubbed} older tool result${stubbed.stubbed === 1 ? '' : 's'} left out of the request (${formatTokens(before)} → ${formatTokens(shortened.usage.used)} tokens; the full text stays in the session log)` };
-        return { messages: shortened.messages, rawEstimate: shortened.raw, snapshot: snapshotOf(input.model, window, shortened.usage, shortened.threshold) };
+        return { messages: shortened.messages, rawEstimate: shortened.raw, calibrationKey: shortened.calibrationKey, ...(shortened.estimatedRaw !== undefined ? { estimatedRaw: shortened.estimatedRaw } : {}), snapshot: snapshotOf(input.model, window, shortened.usage, shortened.threshold) };
       }
     }
     const compacted = yield* compactHistory({ ...input, trigger: input.force === 'overflow' ? 'overflow' : 'auto', tokensBefore: before, window });
     if (compacted) {
       view = [...view, compacted];
-      measured = measure(input, view, window);
+      measured = await measureCounted(input, view, window);
       if (measured.threshold !== undefined && measured.usage.used > measured.threshold) {
         // Still too large: the kept turns' own tool results are what is left to shorten.
         const again = stubOldToolResults(effectiveHistory(view), 1);
-        if (again.stubbed > 0) measured = measure(input, again.history, window);
+        if (again.stubbed > 0) {
+          view = again.history;
+          measured = await measureCounted(input, view, window);
+        }
       }
     }
+    // The latest tool results alone are too large for the window: sent cut, never as a request
+    // the server must refuse (the full text stays in the history and the session log).
+    const fitted = yield* cutToFit(input, effectiveHistory(view), measured, window);
+    if (fitted) measured = fitted;
   }
   const snapshot = snapshotOf(input.model, window, measured.usage, measured.threshold);
   yield { type: 'context', context: snapshot };
-  return { messages: measured.messages, rawEstimate: measured.raw, snapshot };
+  return { messages: measured.messages, rawEstimate: measured.raw, calibrationKey: measured.calibrationKey, ...(measured.estimatedRaw !== undefined ? { estimatedRaw: measured.estimatedRaw } : {}), snapshot };
+}
+
+/** Over the threshold (or refused for length) with the last turn's tool results: cuts them until the request fits. */
+async function* cutToFit(input: FitInput, view: readonly Message[], measured: Measured, window: ContextWindow): AsyncGenerator<ConversationEvent, Measured | undefined, undefined> {
+  const limit = measured.threshold ?? (input.force === 'overflow' && window.tokens !== undefined ? window.tokens - answerReserve(maxTokensOf(input.model), window.tokens) : undefined);
+  if (limit === undefined || (measured.usage.used <= limit && input.force !== 'overflow')) return undefined;
+  const before = measured.usage.used;
+  // Aim a little below the limit: the estimate of the cut text is not calibrated yet.
+  let share = Math.max(0.02, 1 - (before - limit * 0.9) / Math.max(1, before));
+  for (let attempt = 0; attempt < 8; attempt++, share *= 0.7) {
+    const cut = cutLatestToolResults(view, share);
+    if (cut.cut === 0) return undefined;
+    const next = measure(input, cut.history, window);
+    if (next.usage.used <= limit * 0.95 || attempt === 7) {
+      const counted = await measureCounted(input, cut.history, window);
+      yield { type: 'status', level: 'warn', message: `context: the latest tool result${cut.cut === 1 ? ' was' : 's were'} too large for the model's window: sent cut (${formatTokens(before)} → ${formatTokens(counted.usage.used)} tokens; the full text stays in the session log)` };
+      return counted;
+    }
+  }
+  return undefined;
 }
 
 export interface CompactInput extends Omit<FitInput, 'force'> {
@@ -171,8 +242,9 @@ export async function* compactHistory(input: CompactInput): AsyncGenerator<Conve
 export function* afterAnswer(input: { model: ModelConfig; context: ContextDeps | undefined; fitted: FittedRequest; usage: Usage | undefined }): Generator<ConversationEvent, void, undefined> {
   const prompt = input.usage?.promptTokens;
   if (!input.context || prompt === undefined || prompt <= 0) return;
-  input.context.calibration.record(input.model.name, input.fitted.rawEstimate, prompt);
-  input.context.answered?.(input.model);
+  input.context.calibration.record(input.fitted.calibrationKey, input.fitted.rawEstimate, prompt);
+  if (input.fitted.estimatedRaw !== undefined) input.context.calibration.record(input.model.name, input.fitted.estimatedRaw, prompt);
+  input.context.answered?.(input.model, prompt);
   const { snapshot } = input.fitted;
   const used = prompt + (input.usage?.completionTokens ?? 0);
   yield { type: 'context', context: { ...snapshot, used, reported: true } };

@@ -45,6 +45,8 @@ export const DEFAULT_SENSITIVE_PATHS: readonly string[] = [
   '**/.password-store/**',
   '**/.local/share/keyrings/**',
   '**/.vault-token',
+  '**/.pgpass',
+  '**/credentials.json',
   '**/.env',
   '**/.env.*',
   '**/*.env',
@@ -57,6 +59,7 @@ export const DEFAULT_SENSITIVE_PATHS: readonly string[] = [
   '**/*.p12',
   '**/*.pfx',
   '**/*.keystore',
+  '**/*.jks',
   '**/*.kdbx',
   '/etc/shadow',
   '/etc/gshadow',
@@ -190,14 +193,41 @@ function describeWhere(pathParts: readonly (string | number)[], key?: string): s
   return out === '' ? 'arguments' : out;
 }
 
-export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuard {
-  const home = options.home.replace(/\\/g, '/').replace(/\/+$/, '') || '/';
-  const cwd = options.cwd;
+/** Why one path is guarded (a credential or key path, or aish-tui's own file), or undefined. */
+export type PathGuard = (file: string) => { kind: 'sensitive-path' | 'app-file'; reason: string } | undefined;
+
+type PathOptions = Pick<ArgumentGuardOptions, 'home' | 'cwd' | 'sensitivePaths' | 'appPaths'>;
+
+/** Classifies a path already normalised (normalizePath). */
+function pathClassifier(options: PathOptions, home: string): PathGuard {
   const sensitive = globsMatcher(options.sensitivePaths.map((glob) => expandGlob(glob, home)), { dot: true, nocase: true });
-  const appRoots = options.appPaths.map((file) => normalizePath(file, home, cwd)).filter((file): file is string => file !== undefined);
+  const appRoots = options.appPaths.map((file) => normalizePath(file, home, options.cwd)).filter((file): file is string => file !== undefined);
   const appGlobs = globsMatcher(APP_FILE_GLOBS, { dot: true, nocase: true });
-  const secrets = () => (options.secrets?.() ?? []).filter((secret) => secret.length >= 8);
   const isAppFile = (file: string) => appRoots.some((root) => file === root || file.startsWith(`${root}/`)) || appGlobs(file);
+  return (file) => {
+    if (isAppFile(file)) return { kind: 'app-file', reason: `aish-tui's own config or state: ${shown(file, home)}` };
+    if (sensitive(file)) return { kind: 'sensitive-path', reason: `a credential or key path: ${shown(file, home)}` };
+    return undefined;
+  };
+}
+
+const cleanHome = (home: string) => home.replace(/\\/g, '/').replace(/\/+$/, '') || '/';
+
+/** The path half of the guard alone: what `@file` attachments are checked with too (runtime/attachments). */
+export function createPathGuard(options: PathOptions): PathGuard {
+  const home = cleanHome(options.home);
+  const classify = pathClassifier(options, home);
+  return (candidate) => {
+    const file = normalizePath(candidate, home, options.cwd);
+    return file === undefined ? undefined : classify(file);
+  };
+}
+
+export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuard {
+  const home = cleanHome(options.home);
+  const cwd = options.cwd;
+  const pathGuard = pathClassifier(options, home);
+  const secrets = () => (options.secrets?.() ?? []).filter((secret) => secret.length >= 8);
 
   function checkPaths(value: string, add: (kind: GuardKind, reason: string) => void): void {
     const seen = new Set<string>();
@@ -205,8 +235,8 @@ export function createArgumentGuard(options: ArgumentGuardOptions): ArgumentGuar
       const file = normalizePath(candidate, home, cwd);
       if (file === undefined || seen.has(file)) continue;
       seen.add(file);
-      if (isAppFile(file)) add('app-file', `aish-tui's own config or state: ${shown(file, home)}`);
-      else if (sensitive(file)) add('sensitive-path', `a credential or key path: ${shown(file, home)}`);
+      const found = pathGuard(file);
+      if (found) add(found.kind, found.reason);
     }
   }
 

@@ -37,6 +37,8 @@ export interface InputSource {
 
 export interface KeyInputOptions {
   now?: () => number;
+  /** How often the stall watch notes that the app is free to read (ms; 0: no watch). */
+  stallBeatMs?: number;
   /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
   escapeDelayMs?: number;
 }
@@ -57,6 +59,13 @@ export class KeyInput {
   private readonly escapeDelayMs: number;
   /** Dropped terminal replies (count), for diagnostics and tests. */
   droppedReplies = 0;
+  // The stall watch: a beat while the app is free to read, so a read that comes much later than
+  // the last beat is known to have waited (the app was busy) since about then. Keys typed before a
+  // frame appeared and read only after it would otherwise look typed after it.
+  private readonly stallBeatMs: number;
+  private beatTimer: NodeJS.Timeout | undefined;
+  private lastBeat: number | undefined;
+  private lastRead: number | undefined;
   private replyListeners: Array<(reply: string) => void> = [];
 
   constructor(
@@ -66,6 +75,30 @@ export class KeyInput {
     // Read the clock through a closure so a faked clock (tests) is honoured.
     this.now = options.now ?? (() => Date.now());
     this.escapeDelayMs = options.escapeDelayMs ?? 40;
+    this.stallBeatMs = options.stallBeatMs ?? 50;
+  }
+
+  /** Starts the stall watch (start() does; tests with a faked clock call `beat` themselves). */
+  private watchStalls(): void {
+    if (this.stallBeatMs <= 0 || this.beatTimer) return;
+    this.beat();
+    this.beatTimer = setInterval(() => this.beat(), this.stallBeatMs);
+    this.beatTimer.unref?.();
+  }
+
+  /** The app is free to read now. */
+  beat(): void {
+    this.lastBeat = this.now();
+  }
+
+  /**
+   * When a read at `at` came late (more than two beats after the last one), the earliest its bytes
+   * can have arrived: the last beat or the last read, whichever is later. Undefined: it came at once.
+   */
+  private stalledSince(at: number): number | undefined {
+    if (this.lastBeat === undefined) return undefined;
+    const waitedFrom = Math.max(this.lastBeat, this.lastRead ?? -Infinity);
+    return at - this.lastBeat > this.stallBeatMs * 2 ? waitedFrom : undefined;
   }
 
   start(): void {
@@ -75,12 +108,15 @@ export class KeyInput {
     this.source.setEncoding?.('utf8');
     this.source.on('data', this.onData);
     this.source.resume?.();
+    this.watchStalls();
   }
 
   stop(): void {
     if (!this.attached) return;
     this.attached = false;
     clearTimeout(this.escapeTimer);
+    clearInterval(this.beatTimer);
+    this.beatTimer = undefined;
     if (this.source.off) this.source.off('data', this.onData);
     else this.source.removeListener?.('data', this.onData);
     this.source.pause?.();
@@ -109,10 +145,13 @@ export class KeyInput {
   /** Feeds input as if read from the terminal (tests, and the source listener). */
   feed(chunk: string): void {
     clearTimeout(this.escapeTimer);
-    const result = this.tokenizer.push(chunk, this.now());
+    const at = this.now();
+    const since = this.stalledSince(at);
+    this.lastRead = at;
+    const result = this.tokenizer.push(chunk, at);
     this.droppedReplies += result.dropped.length;
     for (const reply of result.dropped) for (const listener of this.replyListeners) listener(reply);
-    for (const event of result.events) this.dispatch(event);
+    for (const event of result.events) this.dispatch(since === undefined ? event : { ...event, since });
     if (this.tokenizer.hasPending) {
       this.escapeTimer = setTimeout(() => {
         for (const event of this.tokenizer.flush(this.now())) this.dispatch(event);

@@ -43,6 +43,12 @@ export interface KeyEvent {
   burst: boolean;
   /** When the bytes were read (ms, the clock the KeyInput was given). */
   at: number;
+  /**
+   * Set when the app was too busy to read at once (KeyInput's stall watch): the bytes may have
+   * arrived as early as this. A key that may have been typed before a frame appeared (read only
+   * after a long render) is never taken as its answer.
+   */
+  since?: number;
   /** A paste larger than the limit was cut to it. */
   truncated?: boolean;
 }
@@ -65,6 +71,11 @@ export function isMeta(key: KeyEvent, letter: string): boolean {
 export function typedChar(key: KeyEvent): string | undefined {
   if (key.name !== 'text' || key.paste || key.burst) return undefined;
   return [...key.text].length === 1 ? key.text : undefined;
+}
+
+/** The earliest the key can have been typed: `since` when the read came late, else `at`. */
+export function earliestAt(key: Pick<KeyEvent, 'at' | 'since'>): number {
+  return key.since !== undefined && key.since < key.at ? key.since : key.at;
 }
 
 /** Typed deliberately: a key that did not come from a paste or a burst of typed-ahead input. */

@@ -3,7 +3,7 @@ import type { FrameUi } from '../../state/types';
 import type { SamplingAnswer } from '../../state/slices/sampling';
 import { EMPTY_EDITOR } from '../../state/slices/ui';
 import { applyEditorKey, editorFromText, expandText } from '../input/editor';
-import { isDeliberate, type KeyEvent } from '../../terminal/keyboard/keys';
+import { earliestAt, isDeliberate, type KeyEvent } from '../../terminal/keyboard/keys';
 import { actionFor, type ContextAction } from './keymap';
 import { markRead, rowsRead } from '../panels/frameLayout';
 
@@ -101,11 +101,19 @@ function scrollTo(ui: FrameUi, top: number, context: FrameKeyContext): FrameUi {
   return { ...ui, scrollTop, seen: after.seen, seenRuns: after.runs };
 }
 
+/** Read after the frame appeared, but possibly typed before it (read late, or read before it was drawn). */
+function typedBeforeFrame(key: KeyEvent, context: Pick<FrameKeyContext, 'shownAt'>): boolean {
+  return earliestAt(key) < context.shownAt;
+}
+
 /** Why an answer key is not taken now, or undefined when it is. */
 export function lockReason(key: KeyEvent, context: Pick<FrameKeyContext, 'shownAt'>, ui?: Pick<FrameUi, 'guardKeyAt'>): string | undefined {
   if (key.paste) return 'pasted text never answers a frame';
   if (key.burst) return 'keys typed ahead never answer a frame; press the key again';
-  if (key.at < context.shownAt) return 'keys typed before the frame appeared never answer it';
+  // A key read late (the app was busy) may have been typed as early as the stall began: if that is
+  // before the frame appeared, it was not typed for the frame. (The delay below counts from the
+  // read: a key typed after the frame appeared was typed with it in view.)
+  if (typedBeforeFrame(key, context)) return 'keys typed before the frame appeared never answer it';
   if (key.at - context.shownAt < APPROVAL_DELAY_MS) return 'the frame just appeared: press the key again';
   if (ui && key.at < guardEndsAt(ui, context.shownAt)) return 'keys were still arriving: wait a moment, then press the key again';
   return undefined;
@@ -249,7 +257,8 @@ export function frameKey(current: FrameUi, key: KeyEvent, context: FrameKeyConte
   // A key while the guard runs restarts it (whatever the key does), and typing goes to the input.
   // A burst of text is typing whenever it comes: when the app was busy as the frame
   // appeared, keys typed meanwhile are read together only after the delay has passed.
-  const guarded = guarding(current, context, key.at) || (key.burst && isTyping(key));
+  // A key typed before the frame appeared (read late because the app was busy) is typing too.
+  const guarded = guarding(current, context, key.at) || typedBeforeFrame(key, context) || (key.burst && isTyping(key));
   const ui = guarded && key.at > (current.guardKeyAt ?? -Infinity) ? { ...current, guardKeyAt: key.at } : current;
   if (guarded && isTyping(key)) return { ui, handled: false, hint: TYPED_AHEAD_HINT };
   const result = buttonKey(ui, key, context, current);

@@ -213,8 +213,8 @@ describe('files and images', () => {
     expect(session.precheck('look @../../etc/passwd')).toMatch(/outside the working directory/);
     expect(session.precheck('look @/etc/passwd')).toMatch(/outside the working directory/);
     expect(session.precheck('look @link-out')).toMatch(/outside the working directory/);
-    expect(session.precheck('look @.ssh/id_ed25519')).toMatch(/credential file/);
-    expect(session.precheck('look @.env')).toMatch(/credential file/);
+    expect(session.precheck('look @.ssh/id_ed25519')).toMatch(/never attached: a credential or key path/);
+    expect(session.precheck('look @.env')).toMatch(/never attached: a credential or key path/);
     expect(session.precheck('ask @someone about it')).toBeUndefined();
     await send(session, 'summarise @notes.txt please');
     expect(lastUserContent()).toBe('summarise @notes.txt please\n\n[file: notes.txt]\n```\nhello from a file\n```');
@@ -224,6 +224,34 @@ describe('files and images', () => {
     const [only] = (await import('node:fs')).readdirSync(dir);
     const loaded = loadSession(dir, only!.replace(/\.jsonl$/, ''));
     expect(loaded.messages[0]).toMatchObject({ role: 'user', attachments: [{ path: 'notes.txt', kind: 'text', data: 'hello from a file\n' }] });
+  });
+
+  it('@file is refused by the argument guard of the config: its own paths, defaults off, aish-tui files', async () => {
+    const cwd = project();
+    writeFileSync(path.join(cwd, 'payroll.csv'), 'name,salary\n');
+    writeFileSync(path.join(cwd, 'server.pem'), 'CERT');
+    const guarded = await testConfig(broker.url, (c) => {
+      c.mcp.servers = {};
+      c.mcp.argumentGuard = { paths: ['**/payroll.csv'], defaults: true };
+    });
+    const one = start(guarded, { cwd });
+    expect(one.session.precheck('look @payroll.csv')).toMatch(/@payroll.csv is never attached: a credential or key path/);
+    expect(one.session.precheck('look @server.pem')).toMatch(/never attached/);
+    expect(one.session.precheck('look @notes.txt')).toBeUndefined();
+    await one.session.close();
+    // `defaults: false` drops the built-in list for attachments too; aish-tui's own files stay refused.
+    const open = await testConfig(broker.url, (c) => {
+      c.mcp.servers = {};
+      c.mcp.argumentGuard = { paths: [], defaults: false };
+    });
+    const stateFile = path.join(open.paths.stateDir, 'notes.txt');
+    mkdirSync(open.paths.stateDir, { recursive: true });
+    writeFileSync(stateFile, 'state');
+    const two = start(open, { cwd });
+    expect(two.session.precheck('look @server.pem')).toBeUndefined();
+    symlinkSync(stateFile, path.join(cwd, 'state-link'));
+    expect(two.session.precheck('look @state-link')).toMatch(/never attached: aish-tui's own config or state/);
+    await two.session.close();
   });
 
   it('an image goes as an image part to a vision model, and is refused with a note for the others', async () => {

@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { createFileWindowStore } from '../../../src/services/context/window-store';
+import { describeWindow } from '../../../src/runtime/context-lines';
 import { windowFromAnswers, OLLAMA_DEFAULT_WINDOW } from '../../../src/services/context/window';
 import { knownModelWindow } from '../../../src/services/context/known-models';
 import { createWindowCache } from '../../../src/services/context/window-cache';
@@ -66,5 +71,74 @@ describe('the window cache', () => {
     cache.learn(model, 3000);
     await cache.discover(model, { refresh: true });
     expect(cache.get(model)?.tokens).toBe(3000);
+  });
+});
+
+describe('windows remembered between runs', () => {
+  const model: ModelConfig = { name: 'm', baseUrl: 'http://user:pw@127.0.0.1:9/v1', model: 'm' };
+  const fileIn = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'aish-windows-')), 'state', 'context-windows.json');
+
+  it('a discovered window is kept in the state file and used by the next run without asking, until it is stale', async () => {
+    const file = fileIn();
+    let clock = 1_000_000;
+    let asked = 0;
+    const ask = async () => {
+      asked++;
+      return { tokens: 4096, source: 'llama.cpp /props (n_ctx of a slot)', server: 'llama.cpp' as const };
+    };
+    const first = createWindowCache({ env: {}, store: createFileWindowStore(file), now: () => clock, maxAgeMs: 3_600_000 }, ask);
+    await first.discover(model);
+    expect(asked).toBe(1);
+    const saved = readFileSync(file, 'utf8');
+    expect(saved).not.toContain('pw');
+    expect(JSON.parse(saved).windows['http://127.0.0.1:9/v1 m']).toMatchObject({ tokens: 4096, server: 'llama.cpp', askedAt: 1_000_000 });
+
+    clock += 600_000;
+    const second = createWindowCache({ env: {}, store: createFileWindowStore(file), now: () => clock, maxAgeMs: 3_600_000 }, ask);
+    const heard: number[] = [];
+    second.subscribe((_model, window) => heard.push(window.tokens ?? -1));
+    expect(second.get(model)).toMatchObject({ tokens: 4096, server: 'llama.cpp', remembered: file });
+    await second.discover(model);
+    expect(asked).toBe(1);
+    expect(heard).toEqual([4096]);
+    expect(describeWindow(second.get(model), clock + 3 * 3_600_000)).toBe(`4096 tokens, from llama.cpp /props (n_ctx of a slot), asked 3 h ago (remembered in ${file})`);
+
+    // Stale: asked again; a server that cannot be asked now does not lose the remembered number.
+    clock += 3_600_000;
+    const third = createWindowCache({ env: {}, store: createFileWindowStore(file), now: () => clock, maxAgeMs: 3_600_000 }, async () => {
+      asked++;
+      return { source: 'unknown: the server could not be asked' };
+    });
+    expect((await third.discover(model)).tokens).toBe(4096);
+    expect(asked).toBe(2);
+  });
+
+  it('asked again when the server says otherwise: a prompt counted larger than the window, or a length error', async () => {
+    const file = fileIn();
+    let answer = 4096;
+    let asked = 0;
+    const cache = createWindowCache({ env: {}, store: createFileWindowStore(file) }, async () => {
+      asked++;
+      return { tokens: answer, source: 'llama.cpp /props (n_ctx of a slot)' };
+    });
+    await cache.discover(model);
+    cache.counted(model, 3000);
+    expect(asked).toBe(1);
+    answer = 16384;
+    cache.counted(model, 5000);
+    await vi.waitFor(() => expect(cache.get(model)?.tokens).toBe(16384));
+    expect(asked).toBe(2);
+    cache.learn(model, 8192);
+    const next = createWindowCache({ env: {}, store: createFileWindowStore(file) }, async () => ({ source: 'unknown' }));
+    expect(next.get(model)).toMatchObject({ tokens: 8192, source: 'the server, in its error for a request that was too long' });
+  });
+
+  it('a malformed file is an empty one', () => {
+    const file = fileIn();
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{"version":1,"windows":{"http://127.0.0.1:9/v1 m":{"tokens":"x","source":1}}}');
+    expect(createWindowCache({ env: {}, store: createFileWindowStore(file) }).get(model)).toBeUndefined();
+    writeFileSync(file, 'not json');
+    expect(createWindowCache({ env: {}, store: createFileWindowStore(file) }).get(model)).toBeUndefined();
   });
 });
