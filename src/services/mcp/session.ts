@@ -1,4 +1,5 @@
-import { SUPPORTED_PROTOCOL_VERSIONS, type Client, type Tool } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { readyFacts } from './ready-facts';
 import { ConnectAttempt, openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
 import type { Connection } from './connection';
@@ -100,6 +101,8 @@ export class ServerSession {
       stderr: [],
       transport: undefined,
       protocolVersion: undefined,
+      protocolEra: undefined,
+      taskCalls: undefined,
       serverName: undefined,
       serverVersion: undefined,
       connectMs: undefined,
@@ -168,21 +171,13 @@ export class ServerSession {
       // Transport hiccups (a dropped notification stream, a retry) are not failures of the
       // session; a real failure shows up as a close or as a failed call.
     };
-    const negotiated = client.getNegotiatedProtocolVersion();
-    // An older version the client also speaks (2024-11-05) is ordinary negotiation, not a problem.
-    // The SDK refuses a version it does not know at initialize; this only guards a change there.
-    if (negotiated && !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
-      this.view.status('warn', `mcp ${this.alias}: the server's protocol version ${negotiated} is not one this client supports (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); proceeding`);
-    }
-    const server = client.getServerVersion();
+    const { facts, warning } = readyFacts(client);
+    if (warning) this.view.status('warn', `mcp ${this.alias}: ${warning}`);
     this.view.update({
       state: 'ready',
       transport: connection.kind,
-      protocolVersion: negotiated,
-      serverName: server?.name,
-      serverVersion: server?.version,
+      ...facts,
       connectMs: Math.round(elapsedMs),
-      instructions: client.getInstructions(),
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
     });
