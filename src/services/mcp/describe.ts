@@ -6,6 +6,7 @@ import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaPro
 import { formatDuration } from '../shared/duration';
 import { base64Size, formatSize } from './flatten';
 import { taskSupportProblem } from './task-support';
+import { protocolLabel } from './protocol';
 import type { McpToolInfo, ServerSnapshot } from './types';
 import { maxOf, pushAll } from '../terminal/rows';
 
@@ -25,7 +26,9 @@ function serverDetail(server: ServerSnapshot): string {
       const parts = [`${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`];
       if (server.transport) parts.push(server.transport);
       if (server.serverName) parts.push(`${server.serverName}${server.serverVersion ? ` ${server.serverVersion}` : ''}`);
-      if (server.protocolVersion) parts.push(`protocol ${server.protocolVersion}`);
+      const protocol = protocolLabel(server);
+      if (protocol) parts.push(`protocol ${protocol}`);
+      if (server.taskCalls) parts.push('tasks');
       if (server.connectMs !== undefined) parts.push(formatDuration(server.connectMs));
       return parts.join(', ');
     }
