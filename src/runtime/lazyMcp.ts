@@ -52,6 +52,9 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
       const loaded = manager ?? (loading ? await loading.catch(() => undefined) : undefined);
       return loaded ? loaded.settled(timeoutMs) : [];
     },
+    // No task can run before the manager has loaded.
+    moveTasksToBackground: () => manager?.moveTasksToBackground?.() ?? [],
+    runningTasks: () => manager?.runningTasks?.() ?? [],
     roots: () => manager?.roots?.() ?? pendingRoots ?? [],
     setRoots(directories: string[]) {
       // Before the manager loads, the roots wait and are handed over when it arrives.

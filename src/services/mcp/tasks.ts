@@ -41,15 +41,23 @@ export function pollDelay(suggested: number | undefined): number {
 export class ToolTask {
   private stopped = false;
   private wake: (() => void) | undefined;
-  /** Resolves once the task ended (or the client stopped following it); never rejects. */
-  readonly finished: Promise<TaskEnd>;
+  private following: Promise<TaskEnd> | undefined;
 
   private constructor(
     private readonly client: Client,
     private state: TaskState,
     private readonly onStatus: (status: TaskStatus, message: string | undefined) => void,
-  ) {
-    this.finished = this.follow().catch((error: unknown) => ({ status: 'failed' as const, reason: (error as Error).message ?? String(error) }));
+  ) {}
+
+  /**
+   * Resolves once the task ended (or the client stopped following it); never rejects. Following
+   * (and reporting the status) starts on the first read, once the caller has registered the task.
+   */
+  get finished(): Promise<TaskEnd> {
+    this.following ??= this.follow().catch((error: unknown) =>
+      this.stopped ? { status: 'cancelled' as const, reason: 'the task was cancelled' } : { status: 'failed' as const, reason: (error as Error).message ?? String(error) },
+    );
+    return this.following;
   }
 
   /** Creates the task (`tools/call` with `task`); rejects like a plain call when the server refuses. */
