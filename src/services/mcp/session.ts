@@ -4,7 +4,7 @@ import { ConnectAttempt, openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
 import type { Connection } from './connection';
 import { describeTarget, type SessionSpec } from './target';
-import { describeError, isUnauthorized } from './errors';
+import { describeError } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import { SessionAuth } from './session-auth';
@@ -13,11 +13,10 @@ import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 import { ClientHandlers } from './client-handlers';
+import { AuthorizationRounds } from './authorization-rounds';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
-
-const MAX_AUTHORIZATION_ROUNDS = 2;
 
 export interface SessionContext {
   options: ResolvedMcpOptions;
@@ -32,9 +31,8 @@ export class ServerSession {
   /** The latest connect attempt; the ones before it are aborted. */
   private attempt: ConnectAttempt | undefined;
   private readonly auth: SessionAuth;
-  private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
-  /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
-  private authorizationRounds = 0;
+  /** Browser sign-ins after a 401: waited for, bounded (authorization-rounds.ts). */
+  private readonly authorization: AuthorizationRounds;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
   private transportProblem: string | undefined;
   /** Sampling requests and log messages from the server (client-handlers.ts). */
@@ -47,6 +45,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+    this.authorization = new AuthorizationRounds(alias, this.view, () => this.connectOnce());
     this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
   }
 
@@ -78,7 +77,7 @@ export class ServerSession {
 
   /** Connects (closing any previous connection); resolves with the resulting snapshot. */
   async connect(): Promise<ServerSnapshot> {
-    this.authorizationRounds = 0;
+    this.authorization.reset();
     return this.connectOnce();
   }
 
@@ -129,7 +128,7 @@ export class ServerSession {
         oauth,
         track: (transport) => attempt.opening.push(transport),
         onHttpTransport: (transport) => {
-          if (attempt.current) this.pendingAuthTransport = transport;
+          if (attempt.current) this.authorization.pendingTransport = transport;
         },
         recordStatus: (status) => {
           lastStatus = status;
@@ -221,43 +220,10 @@ export class ServerSession {
   }
 
   private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, attempt: ConnectAttempt, stdio?: StdioFacts): ServerSnapshot {
-    const oauth = this.oauth;
-    if (isUnauthorized(error) && oauth?.signInNeeded) {
-      // Non-interactive: nobody waits for a browser here; the user signs in from a shell.
-      this.view.update({ state: 'needs-auth', error: `needs authorization: run aish-tui mcp login ${this.alias}`, authUrl: undefined, stderr: this.view.stderrLines() });
-      this.view.status('warn', `mcp ${this.alias}: ${this.snapshot.error}`);
-      return this.snapshot;
-    }
-    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl && this.authorizationRounds >= MAX_AUTHORIZATION_ROUNDS) {
-      oauth.cancel();
-      this.view.showError(`authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, { authUrl: undefined });
-      return this.snapshot;
-    }
-    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
-      this.view.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.view.stderrLines() });
-      this.awaitAuthorization(oauth, attempt);
-      return this.snapshot;
-    }
+    if (this.authorization.handle(error, this.oauth, attempt)) return this.snapshot;
     const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, stdio });
     this.view.showError(line, { stderr: this.view.stderrLines() });
     return this.snapshot;
-  }
-
-  /** After the browser comes back to the loopback callback: exchange the code, then connect again. */
-  private awaitAuthorization(oauth: AishOAuthProvider, attempt: ConnectAttempt): void {
-    const transport = this.pendingAuthTransport;
-    oauth.pendingAuthorization
-      ?.then(async (params) => {
-        if (!attempt.current || !transport) return;
-        await transport.finishAuth(params);
-        this.view.status('info', `mcp ${this.alias}: authorized; connecting`);
-        this.authorizationRounds += 1;
-        await this.connectOnce();
-      })
-      .catch((error: unknown) => {
-        if (!attempt.current) return;
-        this.view.showError(`authorization failed: ${describeError(error)}`, { authUrl: undefined });
-      });
   }
 
   /**
