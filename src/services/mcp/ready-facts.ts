@@ -23,7 +23,8 @@ export function readyFacts(client: Client): { facts: ReadyFacts; warning?: strin
   };
   // An older version the client also speaks (2024-11-05) is ordinary negotiation, not a problem.
   // The SDK refuses a version it does not know at initialize; this only guards a change there.
-  if (negotiated && !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
+  // 2026-07-28 and later come through server/discover (era `modern`), not this initialize list.
+  if (negotiated && era !== 'modern' && !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
     return { facts, warning: `the server's protocol version ${negotiated} is not one this client supports (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); proceeding` };
   }
   return { facts };
