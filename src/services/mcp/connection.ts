@@ -65,10 +65,10 @@ export interface OpenContext {
 }
 
 /** `config` is absent for the built-in server, which is spoken to with `initialize` (nothing to find out). */
-function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient' | 'timeoutMs'>, config?: ServerConfig): Client {
+function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient' | 'timeoutMs'>, config?: ServerConfig, transport: 'streamable-http' | 'sse' | 'stdio' = 'stdio'): Client {
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
-    { capabilities: clientCapabilities(options.features), listChanged: context.listChanged, versionNegotiation: config ? versionNegotiation(config, context.timeoutMs) : { mode: 'legacy' } },
+    { capabilities: clientCapabilities(options.features), listChanged: context.listChanged, versionNegotiation: config ? versionNegotiation(config, context.timeoutMs, transport) : { mode: 'legacy' } },
   );
   context.prepareClient?.(client);
   return client;
@@ -91,7 +91,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
-    const client = newClient(context.options, context, config);
+    const client = newClient(context.options, context, config, kind);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
     const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);

@@ -12,8 +12,14 @@ import type { ServerSnapshot } from './types';
 /** The probe waits at most this long for an answer (a silent stdio server is an older one). */
 const PROBE_TIMEOUT_MS = 5_000;
 
-export function versionNegotiation(config: Pick<ServerConfig, 'protocol'> | undefined, connectTimeoutMs: number): VersionNegotiationOptions {
-  const mode = config?.protocol ?? 'auto';
+/**
+ * The default is `auto` over streamable HTTP only: the legacy SSE transport predates 2026-07-28,
+ * and a stdio server is probed in its own process (stray output, exits on an unknown request), so
+ * stdio servers are probed only when configured with `protocol: 'auto'` or `'modern'`.
+ */
+export function versionNegotiation(config: Pick<ServerConfig, 'protocol'> | undefined, connectTimeoutMs: number, transport: 'streamable-http' | 'sse' | 'stdio'): VersionNegotiationOptions {
+  if (transport === 'sse') return { mode: 'legacy' };
+  const mode = config?.protocol ?? (transport === 'streamable-http' ? 'auto' : 'legacy');
   if (mode === 'legacy') return { mode: 'legacy' };
   const probe = { timeoutMs: Math.min(PROBE_TIMEOUT_MS, Math.max(1, Math.floor(connectTimeoutMs / 3))) };
   return mode === 'modern' ? { mode: { pin: '2026-07-28' }, probe } : { mode: 'auto', probe };
