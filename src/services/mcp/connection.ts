@@ -66,9 +66,15 @@ export interface OpenContext {
 
 /** `config` is absent for the built-in server, which is spoken to with `initialize` (nothing to find out). */
 function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient' | 'timeoutMs'>, config?: ServerConfig, transport: 'streamable-http' | 'sse' | 'stdio' = 'stdio'): Client {
+  const negotiation = config ? versionNegotiation(config, context.timeoutMs, transport) : { mode: 'legacy' as const };
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
-    { capabilities: clientCapabilities(options.features), listChanged: context.listChanged, versionNegotiation: config ? versionNegotiation(config, context.timeoutMs, transport) : { mode: 'legacy' } },
+    {
+      capabilities: clientCapabilities(options.features),
+      listChanged: context.listChanged,
+      // Absent for `legacy`: the plain 2025 client, exactly as before negotiation existed.
+      ...(negotiation.mode === 'legacy' ? {} : { versionNegotiation: negotiation }),
+    },
   );
   context.prepareClient?.(client);
   return client;
