@@ -50,6 +50,7 @@ const config: AishConfigInput = {
         // connectTimeoutMs: 30000,     // handshake and tool list
         // disabled: true,              // keep it in the file, do not connect
         // logLevel: 'warning',         // logging/setLevel: debug info notice warning error critical alert emergency
+        // protocol: 'auto',            // 2026-07-28 when server/discover finds it, else initialize ('legacy', 'modern')
         // The server's sampling requests (it asks your model for an answer); unset keys come from
         // mcp.sampling. autoApprove answers without the frame: only for servers you trust.
         // sampling: { enabled: true, autoApprove: false, maxTokens: 1024, perMinute: 5 },

@@ -20,6 +20,7 @@ import { contextLines, describeWindow, projectDocLines } from './context-lines';
 import type { ModelConfig } from '../services/broker/types';
 import type { ToolBudget } from './tool-budget';
 import { budgetSummary, switchTools, toolNote } from './tool-commands';
+import type { TaskResults } from './task-results';
 import { promptCommand, promptsCommand, resourceCommand, resourcesCommand, type CatalogCommandHost } from './resources/catalog-commands';
 
 export { toggleToolSwitch } from './tool-commands';
@@ -54,6 +55,8 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'copy', usage: ':copy [n] [code [k]]', help: 'copy the last (n: n-th last) answer, or its last (k-th) code block, to the clipboard (OSC 52; a file when it cannot)' },
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
   { name: 'permissions', usage: ':permissions [delete N]', help: 'every approval rule in force (config, command line, saved, this session), where it comes from and which tools it matches (also p in the sidebar); delete N removes saved rule N', aliases: ['perms'] },
+  { name: 'bg', usage: ':bg', help: 'move the running MCP task calls to the background: the turn goes on, each result reaches the model when its task completes' },
+  { name: 'tasks', usage: ':tasks', help: 'the MCP tasks running now: tool, task id, status, foreground or background' },
   { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
   { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
   { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
@@ -101,6 +104,8 @@ export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   mcp: McpManagerService;
   /** The approval rules in force, for `:permissions`. */
   policy: Pick<ApprovalPolicy, 'rules'> & Partial<Pick<ApprovalPolicy, 'savedFiles' | 'deleteSavedRule'>>;
+  /** `:bg` and `:tasks` (task-results.ts); absent in front ends without them. */
+  tasks?: Pick<TaskResults, 'background' | 'list'>;
   /** Tool switches and costs; absent in front ends without them. */
   tools?: ToolBudget;
   modelConfig?: () => ModelConfig | undefined;
@@ -393,6 +398,10 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       return mcpCommand(rest, host);
     case 'roots':
       return out(...rootsCommand(rest, host));
+    case 'bg':
+      return out(host.tasks?.background() ?? [':bg is not available here']);
+    case 'tasks':
+      return out(host.tasks?.list() ?? [':tasks is not available here']);
     case 'permissions':
     case 'perms':
       return permissionsCommand(rest, host, out);

@@ -56,6 +56,9 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
       const loaded = manager ?? (loading ? await loading.catch(() => undefined) : undefined);
       return loaded ? loaded.settled(timeoutMs) : [];
     },
+    // No task can run before the manager has loaded.
+    moveTasksToBackground: () => manager?.moveTasksToBackground?.() ?? [],
+    runningTasks: () => manager?.runningTasks?.() ?? [],
     // Resources and prompts: before the manager has loaded there is no server to ask.
     resourceCatalog: async (alias, options) => (await ready()).resourceCatalog?.(alias, options) ?? { alias, resources: [], templates: [], subscribable: false },
     readResource: async (alias, uri, options) => (await ready()).readResource?.(alias, uri, options) ?? { ok: false, alias, uri, error: 'resources are not available here' },

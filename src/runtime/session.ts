@@ -34,6 +34,8 @@ import { createTextOut } from './text-out';
 import { runJob, type Job, type TurnContext } from './turns';
 import { elicitInStore } from './elicitation';
 import { storeSamplingPrompter } from './sampling-prompter';
+import { createTaskResults } from './task-results';
+import { randomUUID } from 'node:crypto';
 import { createResourceSending } from './resources/resource-sending';
 import type { CompletionSource } from './completion';
 
@@ -176,8 +178,22 @@ export function createSession(options: SessionOptions): Session {
     },
   };
 
+  // Late reports of servers (task-results.ts) go to the model in front of the next message.
+  const taskResults = createTaskResults({ mcp, status, send: (text) => jobs.enqueue({ kind: 'chat', text }) });
+  const deliverHeld = () => {
+    for (const content of taskResults.takeHeld()) {
+      const message: Message = { id: randomUUID(), role: 'user', content, at: new Date().toISOString() };
+      turns.record(message);
+      batcher.push({ type: 'message', message });
+    }
+    batcher.flush();
+  };
+
   const jobs = createJobQueue<Job>({
-    run: (job, signal) => runJob(turns, job, signal),
+    run: (job, signal) => {
+      if (job.kind === 'chat') deliverHeld();
+      return runJob(turns, job, signal);
+    },
     onQueued: (waiting) => status('info', `queued: runs when the current answer ends (${waiting} waiting)`),
     onCrash(error) {
       // The loop reports failures as events; anything thrown is a bug, shown rather than lost.
@@ -221,6 +237,7 @@ export function createSession(options: SessionOptions): Session {
     cwd: runtime.cwd,
     instructions: runtime.instructions,
     tools: runtime.tools,
+    tasks: taskResults,
     modelConfig: () => config.models[modelName],
     sessionsDir: log.dir,
     currentSessionId: () => log.id(),
@@ -342,6 +359,7 @@ export function createSession(options: SessionOptions): Session {
       stopToolWatch();
       stopToolEvents();
       stopSwitchEvents();
+      taskResults.stop();
       resources.close();
       await runtime.close();
     },

@@ -71,6 +71,11 @@ function progressLine(item: ToolItem, width: number, styles: ChatStyles): string
   if (!progress) return undefined;
   const message = progress.message ? ` ${sanitizeLabel(progress.message)}` : '';
   const spans: Span[] = [{ text: '  ' }];
+  if (progress.task !== undefined) {
+    // A task: its status, and what moves it on (the call waits; `:bg` lets the turn go on).
+    spans.push({ text: `task ${sanitizeLabel(progress.task)}`, style: styles.accent }, { text: message, style: styles.muted }, { text: '  (:bg backgrounds, Esc cancels)', style: styles.muted });
+    return serialize(truncateSpans(spans, width));
+  }
   if (progress.total !== undefined && progress.total > 0 && Number.isFinite(progress.progress)) {
     const ratio = Math.min(1, Math.max(0, progress.progress / progress.total));
     const barWidth = Math.max(4, Math.min(24, width - 12));

@@ -21,7 +21,7 @@ describe('tool details', () => {
 
   it('shows execution, icons, the output schema and the reason the model does not get the tool', () => {
     const lines = text(toolDetailLines('results', research, 200));
-    expect(lines).toContain('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet');
+    expect(lines).toContain('not offered to the model: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)');
     expect(lines).toContain('execution');
     expect(lines).toContain('  "taskSupport": "required"');
     expect(lines).toContain(`image/png  48x48  data:image/png;base64,… (${icon.length} characters)`);

@@ -108,6 +108,8 @@ const serverCommon = {
   instructions: z.boolean().optional(),
   /** The least severe log messages the server is asked to send (if it declares logging). */
   logLevel: z.enum(LOG_LEVEL_NAMES).optional(),
+  /** `auto` (default): 2026-07-28 when `server/discover` finds it, else `initialize`; `legacy`: `initialize` only; `modern`: 2026-07-28 only. */
+  protocol: z.enum(['auto', 'legacy', 'modern']).optional(),
   sampling: serverSamplingSchema.optional(),
   /** Only tools matching one of these reach the model (the others are listed, switched off). */
   enabledTools: toolGlobs,

@@ -4,8 +4,11 @@ import { describeError, isNetworkFailure, isTimeout, isUnauthorized } from './er
 import { CallClock } from './call-timeout';
 import { flattenResult, toolTurnText } from './flatten';
 import type { ServerSession } from './session';
-import { taskSupportProblem } from './task-support';
-import type { CallToolOptions, ElicitationHandler, ToolCallOutcome } from './types';
+import { callsAsTask, taskSupportProblem } from './task-support';
+import { followTaskCall, type TaskRegistry } from './task-calls';
+import { ToolTask, type TaskEnd } from './tasks';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolOptions, ElicitationHandler, McpEvent, ToolCallOutcome } from './types';
 import { offerRequiredUrls, urlElicitationsOf } from './url-required';
 import type { ArgumentValidator } from './validate';
 
@@ -21,6 +24,37 @@ export interface CallContext {
   announced: Set<string>;
   /** Offers the URLs of a URL-required error (-32042) to the user. */
   elicit?: ElicitationHandler;
+  /** Task calls in flight (tasks.ts, task-calls.ts). */
+  tasks: TaskRegistry;
+  emit: (event: McpEvent) => void;
+}
+
+/** What the model reads of a result: its text (redacted), with notes for the user about binary content. */
+function resultOutcome(session: ServerSession, tool: string, result: CallToolResult, context: CallContext): ToolCallOutcome {
+  const alias = session.alias;
+  const flat = flattenResult(result as never);
+  const notices: string[] = [];
+  for (const mime of new Set(flat.binary)) {
+    const key = `${alias}\u0000${mime}`;
+    if (context.announced.has(key)) continue;
+    context.announced.add(key);
+    notices.push(`${alias}__${tool} returned ${mime} content; the model sees a placeholder`);
+  }
+  const isError = result.isError === true;
+  // A server echoing its own token (an Authorization header in a debug dump) must not show it.
+  const text = toolTurnText(session.redact(flat.text), isError);
+  return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
+}
+
+function taskEndOutcome(session: ServerSession, tool: string, end: TaskEnd, context: CallContext): ToolCallOutcome {
+  if ('result' in end) return resultOutcome(session, tool, end.result, context);
+  if (end.status === 'cancelled') return outcome('cancelled', `${CANCELLED} (task: ${session.redact(end.reason)})`);
+  return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}the task failed: ${end.reason}`));
+}
+
+/** The model's answer to a call whose task went on in the background. */
+export function backgroundNote(alias: string, tool: string, taskId: string): string {
+  return `[aish] ${alias}__${tool} runs in the background as task ${taskId}; its result will be given to you in a later message when it completes. Go on with other work meanwhile.`;
 }
 
 function outcome(kind: ToolCallOutcome['kind'], content: string, isError = true, notices?: string[]): ToolCallOutcome {
@@ -45,7 +79,7 @@ export async function callSessionTool(
   if (info) {
     const problem = context.validator.problem(info.inputSchema, args);
     if (problem) return outcome('invalid-arguments', `${ARGUMENTS_INVALID}${problem}`);
-    const unsupported = taskSupportProblem(info);
+    const unsupported = taskSupportProblem(info, session.snapshot);
     if (unsupported) return outcome('rpc-error', `${DISPATCH_FAILED}${alias}__${tool} was not called: ${unsupported}`);
   }
   if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
@@ -57,6 +91,19 @@ export async function callSessionTool(
   // sending progress. Aborting sends notifications/cancelled like any other cancel.
   const overall = clock.overallSignal(options.signal);
   try {
+    if (callsAsTask(info, session.snapshot)) {
+      const ended = await followTaskCall(
+        (onStatus) => ToolTask.start(connection.client, { name: tool, arguments: args }, { signal: overall.signal, timeoutMs, onStatus }),
+        { ...options, signal: overall.signal },
+        { alias, tool, registry: context.tasks, clock, emit: context.emit, redact: (text) => session.redact(text), outcomeOf: (end) => taskEndOutcome(session, tool, end, context) },
+      );
+      if (ended.kind === 'background') return outcome('ok', backgroundNote(alias, tool, ended.taskId), false);
+      if (ended.kind === 'cancelled') {
+        if (overall.expired()) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(undefined, true)}`);
+        return outcome('cancelled', CANCELLED);
+      }
+      return taskEndOutcome(session, tool, ended.end, context);
+    }
     const result = await connection.client.callTool(
       { name: tool, arguments: args },
       {
@@ -74,18 +121,7 @@ export async function callSessionTool(
         },
       },
     );
-    const flat = flattenResult(result as never);
-    const notices: string[] = [];
-    for (const mime of new Set(flat.binary)) {
-      const key = `${alias}\u0000${mime}`;
-      if (context.announced.has(key)) continue;
-      context.announced.add(key);
-      notices.push(`${alias}__${tool} returned ${mime} content; the model sees a placeholder`);
-    }
-    const isError = result.isError === true;
-    // A server echoing its own token (an Authorization header in a debug dump) must not show it.
-    const text = toolTurnText(session.redact(flat.text), isError);
-    return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
+    return resultOutcome(session, tool, result, context);
   } catch (error) {
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
     if (overall.expired()) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(error, true)}`);

@@ -1,3 +1,4 @@
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { ConnectTimeout } from './connect-failure';
 import { openConnection, type Connection, type OpenContext, type SessionSpec } from './connection';
@@ -51,9 +52,15 @@ export function unsupportedVersionError(error: unknown): unknown {
   return new Error(`the server answered with protocol version ${match[1]}, which this client does not support (it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, { cause: error });
 }
 
+/** A failed 2026-07-28 probe (protocol.ts) is explained by what failed under it (a refused connection, a 401). */
+function probeCause(error: unknown): unknown {
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.EraNegotiationFailed && error.cause !== undefined) return error.cause;
+  return error;
+}
+
 export async function openAndList(spec: SessionSpec, context: OpenContext): Promise<OpenedServer> {
   const connection = await openConnection(spec, context).catch((error: unknown) => {
-    throw unsupportedVersionError(error);
+    throw unsupportedVersionError(probeCause(error));
   });
   const listed = await connection.client.listTools(undefined, { timeout: context.timeoutMs });
   return { connection, tools: listed.tools };

@@ -1,5 +1,5 @@
 import { applyMiddlewares, Client, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
-import { isStdioServer, type HttpServerConfig } from '../config/schema';
+import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config/schema';
 import { startBuiltinServer } from '../builtin/index';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
@@ -15,6 +15,8 @@ import { processEndLine } from './connect-failure';
 import { clientCapabilities } from './capabilities';
 import { guardToolLists } from './tool-list-guard';
 import { MAX_TOOLS } from './tool-list';
+import { watchLateProgress, type LateProgress } from './late-progress';
+import { versionNegotiation } from './protocol';
 import { sandboxedStdio } from './sandboxed-stdio';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
@@ -59,10 +61,22 @@ export interface OpenContext {
   onToolDropped?: (note: string) => void;
   /** A stdio server printed a line that is not an MCP message: the kept ones, newest last. */
   onStrayStdout?: (lines: string[]) => void;
+  /** Progress for a call that already returned (late-progress.ts). */
+  onLateProgress?: (late: LateProgress) => void;
 }
 
-function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient'>): Client {
-  const client = new Client({ name: options.clientName, version: options.clientVersion }, { capabilities: clientCapabilities(options.features), listChanged: context.listChanged });
+/** `config` is absent for the built-in server, which is spoken to with `initialize` (nothing to find out). */
+function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient' | 'timeoutMs'>, config?: ServerConfig, transport: 'streamable-http' | 'sse' | 'stdio' = 'stdio'): Client {
+  const negotiation = config ? versionNegotiation(config, context.timeoutMs, transport) : { mode: 'legacy' as const };
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion },
+    {
+      capabilities: clientCapabilities(options.features),
+      listChanged: context.listChanged,
+      // Absent for `legacy`: the plain 2025 client, exactly as before negotiation existed.
+      ...(negotiation.mode === 'legacy' ? {} : { versionNegotiation: negotiation }),
+    },
+  );
   context.prepareClient?.(client);
   return client;
 }
@@ -71,6 +85,7 @@ async function connectClient(client: Client, transport: Transport, context: Open
   context.track(transport);
   // Before the client attaches its handler: every tools/list answer is screened before it is parsed.
   guardToolLists(transport, { ...context.options.limits, maxTools: MAX_TOOLS }, (note) => context.onToolDropped?.(note));
+  watchLateProgress(transport, (late) => context.onLateProgress?.(late));
   await client.connect(transport, { timeout: context.timeoutMs });
 }
 
@@ -83,7 +98,7 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {
-    const client = newClient(context.options, context);
+    const client = newClient(context.options, context, config, kind);
     const transport = kind === 'sse' ? sseTransport(base) : streamableTransport(base);
     const liveness = watchConnection({ client, transport, oauth: base.authProvider }, context.options.ping, (reason) => context.onConnectionLost?.(reason));
     context.onHttpTransport?.(transport);
@@ -138,7 +153,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
     context.stderr.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     context.onStderr();
   });
-  const client = newClient(context.options, context);
+  const client = newClient(context.options, context, config);
   try {
     await connectClient(client, transport, context);
   } catch (error) {

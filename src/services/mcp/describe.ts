@@ -6,6 +6,7 @@ import { buildToolIndex, DEFAULT_SCHEMA_LIMITS, displayName, findTool, schemaPro
 import { formatDuration } from '../shared/duration';
 import { base64Size, formatSize } from './flatten';
 import { taskSupportProblem } from './task-support';
+import { protocolLabel } from './protocol';
 import type { McpToolInfo, ServerSnapshot } from './types';
 import { maxOf, pushAll } from '../terminal/rows';
 
@@ -25,7 +26,9 @@ function serverDetail(server: ServerSnapshot): string {
       const parts = [`${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`];
       if (server.transport) parts.push(server.transport);
       if (server.serverName) parts.push(`${server.serverName}${server.serverVersion ? ` ${server.serverVersion}` : ''}`);
-      if (server.protocolVersion) parts.push(`protocol ${server.protocolVersion}`);
+      const protocol = protocolLabel(server);
+      if (protocol) parts.push(`protocol ${protocol}`);
+      if (server.taskCalls) parts.push('tasks');
       if (server.connectMs !== undefined) parts.push(formatDuration(server.connectMs));
       return parts.join(', ');
     }
@@ -64,7 +67,7 @@ export function describeTools(servers: readonly ServerSnapshot[], limits: Schema
   const rows: Array<[string, string]> = [];
   for (const server of ready) {
     for (const tool of server.tools) {
-      const problem = schemaProblem(tool.inputSchema, limits) ?? taskSupportProblem(tool);
+      const problem = schemaProblem(tool.inputSchema, limits) ?? taskSupportProblem(tool, server);
       const description = problem ? `(withheld: ${problem})` : firstLine(tool.description ?? tool.title);
       // The annotation (cost, switch) is ours, in front of the server's text.
       const note = annotate ? `${annotate(server.alias, tool.name)}  ` : '';
@@ -104,7 +107,7 @@ export function describeTool(servers: readonly ServerSnapshot[], name: string): 
   if (info.description) pushAll(lines, info.description.split(/\r?\n/));
   if (info.annotations && Object.keys(info.annotations).length > 0) lines.push(`annotations: ${JSON.stringify(info.annotations)}`);
   if (info.execution && Object.keys(info.execution).length > 0) lines.push(`execution: ${JSON.stringify(info.execution)}`);
-  const withheld = taskSupportProblem(info);
+  const withheld = taskSupportProblem(info, server);
   if (withheld) lines.push(`not offered to the model: ${withheld}`);
   for (const icon of info.icons ?? []) lines.push(`icon: ${iconLine(icon)}`);
   { lines.push('input schema:'); pushAll(lines, JSON.stringify(info.inputSchema, null, 2).split('\n')); }

@@ -3,11 +3,12 @@ import { BUILTIN_ALIAS } from '../builtin/index';
 import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
 import { ServerSession } from './session';
-import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from './types';
+import type { BackgroundedTask, CallToolOptions, McpEvent, McpManagerService, RunningTaskView, ServerSnapshot, ToolCallOutcome } from './types';
 import { McpInputError } from './input-error';
 import { ArgumentValidator } from './validate';
 import { resolveConnectRequest } from './connect-request';
 import { answerServerRequests } from './client-requests';
+import { TaskRegistry } from './task-calls';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ElicitationAnswer, ElicitationRequest } from './types';
 import { McpCatalog, watchCatalog } from './catalog';
@@ -19,7 +20,14 @@ class McpManager implements McpManagerService {
   private readonly options: ResolvedMcpOptions;
   private readonly sessions = new Map<string, ServerSession>();
   private readonly listeners = new Set<(event: McpEvent) => void>();
-  private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set(), elicit: (request, signal) => this.elicit(request, signal) };
+  private readonly tasks = new TaskRegistry();
+  private readonly calls: CallContext = {
+    validator: new ArgumentValidator(),
+    announced: new Set(),
+    elicit: (request, signal) => this.elicit(request, signal),
+    tasks: this.tasks,
+    emit: (event) => this.emit(event),
+  };
   private rootDirectories: string[];
   /** Resources and prompts (catalog.ts); the manager only hands it the sessions. */
   private readonly catalog = new McpCatalog((alias) => this.sessions.get(alias));
@@ -182,7 +190,16 @@ class McpManager implements McpManagerService {
     }
   }
 
+  moveTasksToBackground(): BackgroundedTask[] {
+    return this.tasks.moveToBackground();
+  }
+
+  runningTasks(): RunningTaskView[] {
+    return this.tasks.list();
+  }
+
   async close(): Promise<void> {
+    this.tasks.stopServer();
     const sessions = [...this.sessions.values()];
     await Promise.all(sessions.map((session) => session.close()));
   }

@@ -4,6 +4,7 @@ import type { McpLimits } from './options';
 import { StderrTail } from './stderr';
 import { acceptTools, listDifference } from './tool-list';
 import type { McpEvent, McpToolInfo, ServerSnapshot } from './types';
+import type { LateProgress } from './late-progress';
 
 // What one server shows the rest of the app: its snapshot (tools included), the status lines it
 // emits and the stderr tail it keeps. Every change makes a new immutable snapshot (subscribers compare by
@@ -103,8 +104,13 @@ export class SessionView {
    * What a connection tells about itself besides its state, while `current()` (its attempt is the
    * latest): tools dropped from its list before parsing, lines on stdout that are not MCP.
    */
-  connectionNotes(current: () => boolean): { onToolDropped: (note: string) => void; onStrayStdout: (lines: string[]) => void } {
+  connectionNotes(current: () => boolean): { onToolDropped: (note: string) => void; onStrayStdout: (lines: string[]) => void; onLateProgress: (late: LateProgress) => void } {
     return {
+      // The seed's async operations: a result pushed as progress after the call returned.
+      onLateProgress: (late) => {
+        if (!current() || this.muted) return;
+        this.emit({ type: 'late-progress', alias: this.alias, tool: late.tool, progress: late.progress, ...(late.total !== undefined ? { total: late.total } : {}), message: this.redact(late.message ?? '') });
+      },
       onToolDropped: (note) => current() && this.status('warn', `mcp ${this.alias}: ${note}`),
       onStrayStdout: (lines) => {
         if (!current()) return;

@@ -1,9 +1,10 @@
-import { SUPPORTED_PROTOCOL_VERSIONS, type Client, type Tool } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { readyFacts } from './ready-facts';
 import { ConnectAttempt, openAndList, within } from './connect-attempt';
 import { failureLine, type StdioFacts } from './connect-failure';
 import type { Connection } from './connection';
 import { describeTarget, type SessionSpec } from './target';
-import { describeError, isUnauthorized } from './errors';
+import { describeError } from './errors';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import { SessionAuth } from './session-auth';
@@ -12,13 +13,12 @@ import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 import { ClientHandlers } from './client-handlers';
+import { AuthorizationRounds } from './authorization-rounds';
 import { sandboxNote } from './sandboxed-stdio';
 import { isStdioServer } from '../config/schema';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
-
-const MAX_AUTHORIZATION_ROUNDS = 2;
 
 export interface SessionContext {
   options: ResolvedMcpOptions;
@@ -33,9 +33,8 @@ export class ServerSession {
   /** The latest connect attempt; the ones before it are aborted. */
   private attempt: ConnectAttempt | undefined;
   private readonly auth: SessionAuth;
-  private pendingAuthTransport: { finishAuth(params: URLSearchParams): Promise<void> } | undefined;
-  /** Browser authorizations completed since the user asked to connect; bounded to avoid loops. */
-  private authorizationRounds = 0;
+  /** Browser sign-ins after a 401: waited for, bounded (authorization-rounds.ts). */
+  private readonly authorization: AuthorizationRounds;
   /** Why the transport stopped the server, when it did (e.g. a message over the size limit). */
   private transportProblem: string | undefined;
   /** Sampling requests and log messages from the server (client-handlers.ts). */
@@ -48,6 +47,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+    this.authorization = new AuthorizationRounds(alias, this.view, () => this.connectOnce());
     const sandbox = this.config && isStdioServer(this.config) ? sandboxNote(this.config, context.options.env) : undefined;
     if (sandbox) this.view.snapshot = { ...this.view.snapshot, sandbox };
     this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
@@ -81,7 +81,7 @@ export class ServerSession {
 
   /** Connects (closing any previous connection); resolves with the resulting snapshot. */
   async connect(): Promise<ServerSnapshot> {
-    this.authorizationRounds = 0;
+    this.authorization.reset();
     return this.connectOnce();
   }
 
@@ -104,6 +104,8 @@ export class ServerSession {
       stderr: [],
       transport: undefined,
       protocolVersion: undefined,
+      protocolEra: undefined,
+      taskCalls: undefined,
       serverName: undefined,
       serverVersion: undefined,
       connectMs: undefined,
@@ -130,7 +132,7 @@ export class ServerSession {
         oauth,
         track: (transport) => attempt.opening.push(transport),
         onHttpTransport: (transport) => {
-          if (attempt.current) this.pendingAuthTransport = transport;
+          if (attempt.current) this.authorization.pendingTransport = transport;
         },
         recordStatus: (status) => {
           lastStatus = status;
@@ -172,21 +174,13 @@ export class ServerSession {
       // Transport hiccups (a dropped notification stream, a retry) are not failures of the
       // session; a real failure shows up as a close or as a failed call.
     };
-    const negotiated = client.getNegotiatedProtocolVersion();
-    // An older version the client also speaks (2024-11-05) is ordinary negotiation, not a problem.
-    // The SDK refuses a version it does not know at initialize; this only guards a change there.
-    if (negotiated && !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
-      this.view.status('warn', `mcp ${this.alias}: the server's protocol version ${negotiated} is not one this client supports (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); proceeding`);
-    }
-    const server = client.getServerVersion();
+    const { facts, warning } = readyFacts(client);
+    if (warning) this.view.status('warn', `mcp ${this.alias}: ${warning}`);
     this.view.update({
       state: 'ready',
       transport: connection.kind,
-      protocolVersion: negotiated,
-      serverName: server?.name,
-      serverVersion: server?.version,
+      ...facts,
       connectMs: Math.round(elapsedMs),
-      instructions: client.getInstructions(),
       tools: this.view.acceptTools(tools),
       stderr: this.view.stderrLines(),
     });
@@ -230,43 +224,10 @@ export class ServerSession {
   }
 
   private fail(error: unknown, lastStatus: number | undefined, timeoutMs: number, attempt: ConnectAttempt, stdio?: StdioFacts): ServerSnapshot {
-    const oauth = this.oauth;
-    if (isUnauthorized(error) && oauth?.signInNeeded) {
-      // Non-interactive: nobody waits for a browser here; the user signs in from a shell.
-      this.view.update({ state: 'needs-auth', error: `needs authorization: run aish-tui mcp login ${this.alias}`, authUrl: undefined, stderr: this.view.stderrLines() });
-      this.view.status('warn', `mcp ${this.alias}: ${this.snapshot.error}`);
-      return this.snapshot;
-    }
-    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl && this.authorizationRounds >= MAX_AUTHORIZATION_ROUNDS) {
-      oauth.cancel();
-      this.view.showError(`authorization did not succeed after ${MAX_AUTHORIZATION_ROUNDS} attempts`, { authUrl: undefined });
-      return this.snapshot;
-    }
-    if (isUnauthorized(error) && oauth?.pendingAuthorization && oauth.authorizationUrl) {
-      this.view.update({ state: 'needs-auth', error: 'authorization required: open the URL to continue', authUrl: oauth.authorizationUrl, stderr: this.view.stderrLines() });
-      this.awaitAuthorization(oauth, attempt);
-      return this.snapshot;
-    }
+    if (this.authorization.handle(error, this.oauth, attempt)) return this.snapshot;
     const line = failureLine(error, { spec: this.spec, transportProblem: this.transportProblem, lastStatus, timeoutMs, stdio });
     this.view.showError(line, { stderr: this.view.stderrLines() });
     return this.snapshot;
-  }
-
-  /** After the browser comes back to the loopback callback: exchange the code, then connect again. */
-  private awaitAuthorization(oauth: AishOAuthProvider, attempt: ConnectAttempt): void {
-    const transport = this.pendingAuthTransport;
-    oauth.pendingAuthorization
-      ?.then(async (params) => {
-        if (!attempt.current || !transport) return;
-        await transport.finishAuth(params);
-        this.view.status('info', `mcp ${this.alias}: authorized; connecting`);
-        this.authorizationRounds += 1;
-        await this.connectOnce();
-      })
-      .catch((error: unknown) => {
-        if (!attempt.current) return;
-        this.view.showError(`authorization failed: ${describeError(error)}`, { authUrl: undefined });
-      });
   }
 
   /**

@@ -26,6 +26,10 @@ export interface ServerSnapshot {
   state: ServerState;
   transport?: TransportKind;
   protocolVersion?: string;
+  /** `modern`: 2026-07-28 or later, found with `server/discover` (stateless); `legacy`: the `initialize` handshake. */
+  protocolEra?: 'modern' | 'legacy';
+  /** The server runs `tools/call` as tasks (capabilities.tasks.requests.tools.call; see tasks.ts). */
+  taskCalls?: boolean;
   serverName?: string;
   serverVersion?: string;
   /** Milliseconds from starting the connect to `ready`. */
@@ -79,6 +83,8 @@ export interface ToolProgress {
   progress: number;
   total?: number;
   message?: string;
+  /** The call runs as a task (tasks.ts): its status (`working`, `input_required`, …); `progress` is then not a count. */
+  task?: string;
 }
 
 /**
@@ -110,12 +116,36 @@ export type McpEvent =
   | { type: 'removed'; alias: string }
   | { type: 'status'; alias: string; level: 'info' | 'warn' | 'error'; message: string }
   /** The server says a URL elicitation finished (`notifications/elicitation/complete`). */
-  | { type: 'elicitation-complete'; alias: string; elicitationId: string };
+  | { type: 'elicitation-complete'; alias: string; elicitationId: string }
+  /** A task the user moved to the background ended; `outcome` is what the model is given. */
+  | { type: 'task-finished'; alias: string; tool: string; taskId: string; outcome: ToolCallOutcome }
+  /**
+   * A progress notification for a call that already returned (the seed's async operations answer
+   * with an operation id and push the result this way). `message` is redacted, not sanitized.
+   */
+  | { type: 'late-progress'; alias: string; tool: string; message: string; progress: number; total?: number };
+
+/** A task running in the foreground (a turn waits for it), as `:tasks` lists it. */
+export interface RunningTaskView {
+  alias: string;
+  tool: string;
+  taskId: string;
+  status: string;
+  message?: string;
+  background: boolean;
+}
 
 export interface CallToolOptions {
   signal?: AbortSignal;
   onProgress?: (progress: ToolProgress) => void;
   timeoutMs?: number;
+}
+
+/** What `moveTasksToBackground` did: the tasks now running in the background. */
+export interface BackgroundedTask {
+  alias: string;
+  tool: string;
+  taskId: string;
 }
 
 /** The MCP side as the rest of aish-tui sees it. Implemented by the MCP manager in this folder. */
@@ -137,6 +167,13 @@ export interface McpService {
    */
   argumentProblem?(alias: string, tool: string, args: Record<string, unknown>): string | undefined;
   close(): Promise<void>;
+  /**
+   * Lets the turn waiting on task calls go on: each call answers the model at once that its task
+   * runs in the background, and the result comes later as a `task-finished` event.
+   */
+  moveTasksToBackground?(): BackgroundedTask[];
+  /** Tasks running now, in the foreground or the background. */
+  runningTasks?(): RunningTaskView[];
   /** The directories offered to servers as roots (`roots/list`). */
   roots?(): string[];
   /** Replaces the roots and tells every connected server (`notifications/roots/list_changed`). */

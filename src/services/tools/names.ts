@@ -185,7 +185,7 @@ function indexServer(server: ServerSnapshot, limits: SchemaLimits): ServerPart {
   const sorted = [...server.tools].sort((a, b) => byCodeUnits(a.name, b.name));
   for (const info of sorted) {
     const full = sanitizeName(displayName(server.alias, info.name));
-    const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info);
+    const problem = schemaProblem(info.inputSchema, limits) ?? taskSupportProblem(info, server);
     if (problem) {
       problems.push(`${full} withheld from the model: ${problem}`);
       continue;

@@ -37,8 +37,8 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
           const { [event.alias]: _removed, ...servers } = state.servers;
           return { servers, order: state.order.filter((alias) => alias !== event.alias) };
         }
-        case 'status':
-        case 'elicitation-complete':
+        default:
+          // Status lines, finished elicitations and tasks, late progress: shown by the session.
           return {};
       }
     }),

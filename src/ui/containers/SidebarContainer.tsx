@@ -274,7 +274,7 @@ export const DetailsContainer = memo(function DetailsContainer({ width, height, 
   const columns = innerWidth(width);
   const lines = useMemo(() => {
     if (!detail) return [];
-    return toolName === undefined ? serverDetailLines(detail.alias, server, columns, instructions) : toolDetailLines(detail.alias, tool, columns);
+    return toolName === undefined ? serverDetailLines(detail.alias, server, columns, instructions) : toolDetailLines(detail.alias, tool, columns, server?.taskCalls === true);
   }, [detail?.alias, toolName, tool, server, columns, instructions]);
   const rows = toolDetailRows(height);
   useKeys((key) => handleDetailKey(store, key, lines.length, rows), KeyPriority.overlay);

@@ -10,7 +10,7 @@ import { sanitizeName } from '../../services/terminal/look-alike';
 import { toolWarningLines } from './toolBadges';
 
 /** Everything known about one tool, escaped and wrapped to `columns`. */
-export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, columns: number): Line[] {
+export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, columns: number, taskCalls = false): Line[] {
   const lines: Line[] = [];
   pushAll(lines, wrapLine([{ text: sanitizeName(`${alias}__${tool?.name ?? '?'}`), tone: 'bold' }], columns));
   if (!tool) {
@@ -27,8 +27,8 @@ export function toolDetailLines(alias: string, tool: McpToolInfo | undefined, co
     for (const line of markWhitespace(sanitizeStrict(JSON.stringify(tool.annotations, null, 2)))) pushAll(lines, wrapLine(line, columns));
   }
   // Mirrors services/mcp/task-support.ts (components cannot import services): such a tool is listed, not offered.
-  if (tool.execution?.taskSupport === 'required') {
-    { lines.push([]); pushAll(lines, wrapWords('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet', columns, 'warn')); }
+  if (tool.execution?.taskSupport === 'required' && !taskCalls) {
+    { lines.push([]); pushAll(lines, wrapWords('not offered to the model: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)', columns, 'warn')); }
   }
   if (tool.execution && Object.keys(tool.execution).length > 0) {
     lines.push([], [{ text: 'execution', tone: 'muted' }]);

@@ -115,7 +115,7 @@ describe('tools that run only as tasks', () => {
     expect(offered).not.toContain('results__research');
     expect(offered).not.toContain('everything__simulate-research-query');
     const statuses = result.events.flatMap((event) => (event.type === 'status' ? [event.message] : []));
-    expect(statuses).toContain('results__research withheld from the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet');
+    expect(statuses).toContain('results__research withheld from the model: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)');
     const listed = mcp.servers().find((server) => server.alias === 'results')!.tools.find((tool) => tool.name === 'research');
     expect(listed).toMatchObject({ execution: { taskSupport: 'required' }, outputSchema: { required: ['summary'] }, icons: [{ src: 'https://example.com/research.svg' }, { mimeType: 'image/png' }] });
   });
@@ -123,6 +123,6 @@ describe('tools that run only as tasks', () => {
   it('a direct call (mcp call) is refused with the reason instead of failing on the server', async () => {
     const outcome = await mcp.callTool('results', 'research', { topic: 'x' });
     expect(outcome).toMatchObject({ kind: 'rpc-error', isError: true });
-    expect(outcome.content).toBe('[aish] tool dispatch failed: results__research was not called: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet');
+    expect(outcome.content).toBe('[aish] tool dispatch failed: results__research was not called: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)');
   });
 });

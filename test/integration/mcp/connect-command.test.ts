@@ -75,7 +75,8 @@ describe(':mcp connect flags', () => {
       ['info', `mcp: connecting ${server.sseUrl} as strict (streamable HTTP only, token from $PW_TOKEN)…`],
       ['error', expect.stringMatching(/^mcp strict: HTTP 400: Invalid request/)],
     ]);
-    expect(server.requests.slice(first).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /sse']);
+    // The server/discover probe, then initialize (protocol.ts): both refused, and no SSE fallback.
+    expect(server.requests.slice(first).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /sse', 'POST /sse']);
   });
 
   it('says what is wrong with the flags before trying anything', async () => {

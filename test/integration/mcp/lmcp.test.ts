@@ -30,7 +30,9 @@ describe('an lmcp-style server', () => {
     // No session id is ever invented by the client, and every RPC is its own POST.
     expect(lmcp.requests.every((request) => request.sessionHeader === undefined)).toBe(true);
     const rpc = lmcp.requests.filter((request) => request.httpMethod === 'POST').map((request) => request.rpcMethod);
-    expect(rpc).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+    // The 2026-07-28 probe first (protocol.ts); the server does not know it, so `initialize` follows.
+    expect(rpc).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+    expect(snapshot.protocolEra).toBe('legacy');
     // Ordered by name (README.md, "Tool budget": a stable prefix), not in the server's order.
     expect(buildToolIndex(test.manager.servers()).specs.map((spec) => spec.function.name)).toEqual([
       'boltzmann__echo',

@@ -24,7 +24,8 @@ describe('streamable HTTP falls back to legacy SSE', () => {
     const snapshot = await test.manager.connect('pw', { url: server.sseUrl });
     expect(snapshot).toMatchObject({ state: 'ready', transport: 'sse', serverName: 'legacy-sse' });
     expect(snapshot.tools.map((tool) => tool.name)).toEqual(toolNames);
-    expect(server.requests.slice(0, 2).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /sse', 'GET /sse']);
+    // The server/discover probe and the initialize POST both fail; then the legacy transport.
+    expect(server.requests.slice(0, 3).map((request) => `${request.method} ${request.path}`)).toEqual(['POST /sse', 'POST /sse', 'GET /sse']);
     const called = await test.manager.callTool('pw', 'browser_navigate', { url: 'https://example.com' });
     expect(called).toMatchObject({ kind: 'ok', isError: false, content: 'browser_navigate {"url":"https://example.com"}' });
   });

@@ -48,13 +48,14 @@ describe('aish-tui mcp with outputSchema, execution and icons', () => {
       icons: [{ src: 'https://example.com/research.svg', mimeType: 'image/svg+xml', sizes: ['any'] }, { mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' }],
     });
     expect(tools.find((tool) => tool.name === 'everything__get-structured-content')).toMatchObject({ outputSchema: { type: 'object' } });
-    expect(tools.find((tool) => tool.name === 'everything__simulate-research-query')).toMatchObject({ wireName: null, execution: { taskSupport: 'required' } });
+    // server-everything declares task calls: its task-only tool is offered to the model (tasks.ts).
+    expect(tools.find((tool) => tool.name === 'everything__simulate-research-query')).toMatchObject({ wireName: 'everything__simulate-research-query', execution: { taskSupport: 'required' } });
     expect(tools.find((tool) => tool.name === 'results__fail')).toMatchObject({ outputSchema: null, execution: null, icons: null });
   });
 
   it('tools lists a task-only tool with the reason; tool shows its output schema and icons', async () => {
     const list = await run('mcp', 'tools');
-    expect(list.stdout).toMatch(/^results__research +- +on +\(withheld: it runs only as a task \(execution\.taskSupport "required"\); aish-tui does not run tasks yet\)$/m);
+    expect(list.stdout).toMatch(/^results__research +- +on +\(withheld: it runs only as a task \(execution\.taskSupport "required"\) and the server does not declare task calls \(capabilities\.tasks\.requests\.tools\.call\)\)$/m);
     const one = await run('mcp', 'tool', 'results__research');
     expect(one.stdout).toContain('execution: {"taskSupport":"required"}\n');
     expect(one.stdout).toContain('icon: image/png  48x48  dark theme  data:image/png;base64,… (2 KB)\n');

@@ -68,7 +68,7 @@ describe('describeTools', () => {
   it('lists a tool that runs only as a task, saying why it is not offered to the model', () => {
     const task: McpToolInfo = { ...tool('research', 'Researches'), execution: { taskSupport: 'required' } };
     const lines = describeTools([server('a', [task, { ...tool('maybe', 'Optional task'), execution: { taskSupport: 'optional' } }])]);
-    expect(lines[0]).toBe('a__research  (withheld: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet)');
+    expect(lines[0]).toBe('a__research  (withheld: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call))');
     expect(lines[1]).toBe('a__maybe     Optional task');
   });
 
@@ -96,7 +96,7 @@ describe('describeTool and toolJson (:mcp tool, mcp tools --json)', () => {
     const lines = describeTool([server('a', [research])], 'a__research');
     const text = lines.join('\n');
     expect(lines).toContain('execution: {"taskSupport":"required"}');
-    expect(lines).toContain('not offered to the model: it runs only as a task (execution.taskSupport "required"); aish-tui does not run tasks yet');
+    expect(lines).toContain('not offered to the model: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)');
     expect(lines).toContain('icon: image/svg+xml  any  https://example.com/r.svg');
     expect(lines).toContain('icon: image/png  48x48  dark theme  data:image/png;base64,… (2 KB)');
     expect(text).toContain('output schema:\n{\n  "type": "object",\n  "properties": {\n    "summary"');

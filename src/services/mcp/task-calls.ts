@@ -1,0 +1,106 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallClock } from './call-timeout';
+import { ToolTask, type TaskEnd } from './tasks';
+import type { BackgroundedTask, CallToolOptions, McpEvent, RunningTaskView, ToolCallOutcome } from './types';
+
+// The task calls in flight, for the whole manager: a turn waits on its foreground tasks; `:bg`
+// (moveToBackground) answers those calls at once and lets their tasks go on; a background task's
+// end is an event (`task-finished`) the front end shows and gives to the model.
+
+interface Entry {
+  alias: string;
+  tool: string;
+  task: ToolTask;
+  background: boolean;
+  /** Ends the turn's wait (foreground only). */
+  detach: () => void;
+}
+
+export class TaskRegistry {
+  private readonly entries = new Set<Entry>();
+
+  add(entry: Entry): () => void {
+    this.entries.add(entry);
+    return () => this.entries.delete(entry);
+  }
+
+  moveToBackground(): BackgroundedTask[] {
+    const moved: BackgroundedTask[] = [];
+    for (const entry of this.entries) {
+      if (entry.background) continue;
+      entry.background = true;
+      entry.detach();
+      moved.push({ alias: entry.alias, tool: entry.tool, taskId: entry.task.taskId });
+    }
+    return moved;
+  }
+
+  list(): RunningTaskView[] {
+    return [...this.entries].map((entry) => ({
+      alias: entry.alias,
+      tool: entry.tool,
+      taskId: entry.task.taskId,
+      status: entry.task.status,
+      ...(entry.task.statusMessage !== undefined ? { message: entry.task.statusMessage } : {}),
+      background: entry.background,
+    }));
+  }
+
+  /** The server's connection is gone (or the app closes): its tasks are no longer followed. */
+  stopServer(alias?: string): void {
+    for (const entry of this.entries) if (alias === undefined || entry.alias === alias) entry.task.stop();
+  }
+}
+
+export type TaskCallEnd = { kind: 'ended'; end: TaskEnd } | { kind: 'cancelled' } | { kind: 'background'; taskId: string };
+
+export interface TaskCallContext {
+  alias: string;
+  tool: string;
+  registry: TaskRegistry;
+  clock: CallClock;
+  /** Turns a background task's end into the outcome the model is given (flattening, redaction). */
+  outcomeOf: (end: TaskEnd) => ToolCallOutcome;
+  emit: (event: McpEvent) => void;
+  redact: (text: string) => string;
+}
+
+/**
+ * Runs one task call: waits for its end, for the caller's cancel (then `tasks/cancel`), or for
+ * `:bg`. `start` creates the task (it throws like a plain call when the server refuses it).
+ */
+export async function followTaskCall(start: (onStatus: (status: string, message: string | undefined) => void) => Promise<ToolTask>, options: CallToolOptions, context: TaskCallContext): Promise<TaskCallEnd> {
+  const onStatus = (status: string, message: string | undefined) => {
+    context.clock.noteProgress();
+    options.onProgress?.({ progress: Number.NaN, task: status, ...(message !== undefined ? { message: context.redact(message) } : {}) });
+  };
+  const task = await start(onStatus);
+  let detach: () => void = () => {};
+  const detached = new Promise<'background'>((resolve) => {
+    detach = () => resolve('background');
+  });
+  const entry: Entry = { alias: context.alias, tool: context.tool, task, background: false, detach };
+  const remove = context.registry.add(entry);
+  const cancelled = new Promise<'cancelled'>((resolve) => {
+    if (options.signal?.aborted) resolve('cancelled');
+    options.signal?.addEventListener('abort', () => resolve('cancelled'), { once: true });
+  });
+  const first = await Promise.race([task.finished, detached, cancelled]);
+  if (first === 'cancelled') {
+    remove();
+    // Told to the server; a server that cannot be reached any more has nothing left to stop.
+    await task.cancel().catch(() => {});
+    return { kind: 'cancelled' };
+  }
+  if (first === 'background') {
+    void task.finished.then((end) => {
+      remove();
+      context.emit({ type: 'task-finished', alias: context.alias, tool: context.tool, taskId: task.taskId, outcome: context.outcomeOf(end) });
+    });
+    return { kind: 'background', taskId: task.taskId };
+  }
+  remove();
+  return { kind: 'ended', end: first };
+}
+
+export type { CallToolResult, TaskEnd };
