@@ -169,7 +169,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     armedLater = early && !locked;
     shown.current = { id: head.id, kind: 'elicitation', shownAt, total: 0, viewport: 0, width, lead: 0, locked };
     height = layout.height;
-    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : 'Open this URL?';
+    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : elicitation.request.retry ? 'Run the call again?' : 'Open this URL?';
     node = <ElicitationFrame title={title} layout={layout} position={1} count={elicitationCount} width={width} theme={theme} tone={elicitation.urlProblem ? 'warn' : 'accent'} />;
   } else if (head) {
     const headKey = `${head.kind}:${head.id}`;
@@ -267,7 +267,7 @@ function elicitationKey(state: AppState, key: Parameters<typeof formKey>[1], dra
   if (!pending) return false;
   const ui = formUiFor(pending, state.formUi);
   if (pending.request.mode === 'url') {
-    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked });
+    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked, retry: pending.request.retry !== undefined });
     if (result.button !== ui.button) state.setFormUi({ ...ui, button: result.button });
     if (result.hint) hint(result.hint);
     if (result.answer) state.answerElicitation(result.answer, pending.id);

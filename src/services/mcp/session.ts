@@ -12,6 +12,7 @@ import type { StderrTail } from './stderr';
 import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 import { ClientHandlers } from './client-handlers';
+import { UserWaits } from './user-waits';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
@@ -38,6 +39,8 @@ export class ServerSession {
   private transportProblem: string | undefined;
   /** Sampling requests and log messages from the server (client-handlers.ts). */
   private readonly handlers: ClientHandlers;
+  /** This server's requests that wait for the user: its tool calls do not time out meanwhile. */
+  readonly userWaits = new UserWaits();
 
   constructor(
     readonly alias: string,
@@ -46,7 +49,7 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
-    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
+    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel, this.userWaits);
   }
 
   get snapshot(): ServerSnapshot {

@@ -80,6 +80,7 @@ export const KEYMAP = [
   { where: 'form', keys: 'paste / other letters', does: 'typed or pasted into a text field (editing keys as in the input); they never press a button', bind: { paste: 'form.paste', other: 'form.type' } },
 
   { where: 'link', keys: 'o', does: 'open the URL in the browser (only https:, or http: to this machine)', short: 'o open', bind: { o: 'link.open' } },
+  { where: 'link', keys: 'r', does: 'after a URL-required error: run the failed call once more (you are done at the page)', short: 'r retry', bind: { r: 'link.retry' } },
   { where: 'link', keys: 'n', does: 'decline: the server is told you will not open it', short: 'n decline', bind: { n: 'link.decline' } },
   { where: 'link', keys: 'Esc', does: 'cancel: dismiss the request', short: 'Esc cancel', bind: { escape: 'link.cancel' } },
   { where: 'link', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
