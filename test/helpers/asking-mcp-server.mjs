@@ -10,6 +10,9 @@
 //   needs-page  fails with URL required (-32042, elicitationId "consent-1") on its first call;
 //               after `completeAfterMs` (if given) it says the page is done; the next call succeeds
 //
+//   silent          never answers (a call that must time out)
+//   stray-complete  reports a page done that was never asked for ("never-asked"), then returns
+//
 // Calls are counted per tool so a test can see a retry (`calls` returns the counts).
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -24,6 +27,8 @@ const tools = [
   { name: 'ask', description: 'asks for a name', inputSchema: { type: 'object', properties: {} } },
   { name: 'open-page', description: 'asks to open a page', inputSchema: delay },
   { name: 'needs-page', description: 'needs a page opened first', inputSchema: delay },
+  { name: 'silent', description: 'never answers', inputSchema: { type: 'object', properties: {} } },
+  { name: 'stray-complete', description: 'reports a page done that was never asked for', inputSchema: { type: 'object', properties: {} } },
   { name: 'calls', description: 'how often each tool ran', inputSchema: { type: 'object', properties: {} } },
 ];
 
@@ -58,6 +63,11 @@ server.setRequestHandler('tools/call', async (request, ctx) => {
         elicitations: [{ mode: 'url', message: 'Give consent', url: 'https://example.com/consent', elicitationId: 'consent-1' }],
       });
     }
+    case 'silent':
+      return new Promise(() => {});
+    case 'stray-complete':
+      await server.notification({ method: 'notifications/elicitation/complete', params: { elicitationId: 'never-asked' } });
+      return text('reported');
     case 'calls':
       return text(JSON.stringify(counts));
     default:
