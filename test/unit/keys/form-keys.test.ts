@@ -93,6 +93,14 @@ describe('link frame keys', () => {
     expect(refused.hint).toMatch(/not opened/);
   });
 
+  it('the retry question (after a URL-required error): r runs the call again, o opens nothing, r does nothing elsewhere', () => {
+    expect(linkKey(0, type('r'), { shownAt: 0, retry: true }).answer).toEqual({ action: 'accept' });
+    expect(linkKey(0, type('o'), { shownAt: 0, retry: true }).answer).toBeUndefined();
+    expect(linkKey(0, type('n'), { shownAt: 0, retry: true }).answer).toEqual({ action: 'decline' });
+    expect(linkKey(0, type('r'), { shownAt: 0 }).answer).toBeUndefined();
+    expect(linkKey(0, makeKey('text', { text: 'r', at: 5 }), { shownAt: 0, retry: true }).answer).toBeUndefined();
+  });
+
   it('takes nothing early or pasted', () => {
     expect(linkKey(0, makeKey('text', { text: 'o', at: 5 }), { shownAt: 0 }).answer).toBeUndefined();
     expect(linkKey(0, makeKey('paste', { text: 'o', paste: true, at: late }), { shownAt: 0 }).answer).toBeUndefined();
