@@ -107,7 +107,10 @@ describe('a URL-required error (-32042)', () => {
     const { store, statuses } = await start();
     const call = test!.manager.callTool('asking', 'needs-page', { completeAfterMs: 800 });
     await answerHead(store, (request) => request.mode === 'url' && !request.retry, { action: 'accept' });
-    await until(() => store.getState().elicitations[0]?.request.mode === 'url' && store.getState().elicitations[0]?.request.retry !== undefined);
+    await until(() => {
+      const head = store.getState().elicitations[0]?.request;
+      return head?.mode === 'url' && head.retry !== undefined;
+    });
     const outcome = await call;
     expect(outcome.content).toContain('done after the page');
     expect(store.getState().elicitations).toEqual([]);
