@@ -16,7 +16,10 @@ import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, newFrameUi
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
-import { useAppState, useAppStoreApi } from './StoreContext';
+import { useAppState, useAppStoreApi, useUiEnv, type UiEnv } from './StoreContext';
+import { actionFor } from './keys/keymap';
+import { editorFromText, expandText } from './input/editor';
+import type { AppStore } from '../state/store';
 
 /** What the last drawn frame showed; keys are checked against it. */
 interface ShownFrame {
@@ -107,6 +110,7 @@ function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind'>, wi
  */
 export function useActiveFrame(width: number, maxHeight: number, theme: Theme, screenRows = maxHeight): { node: ReactNode; height: number } {
   const store = useAppStoreApi();
+  const env = useUiEnv();
   const approval = useAppState(selectApprovalHead);
   const approvalCount = useAppState(selectApprovalCount);
   const command = useAppState(selectCommandHead);
@@ -230,6 +234,16 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     }
     if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
+    if ((current.kind === 'samplingRequest' || current.kind === 'samplingResult') && actionFor('sampling', key) === 'sampling.externalEditor') {
+      // The saved text opens in the edit field: it is used only by a deliberate Enter there, as typed edits are.
+      editInEditor(env, store, ui.mode === 'edit' ? expandText(ui.field) : (current.command ?? ''), (text) => {
+        const now = store.getState();
+        const head = headOf(now);
+        if (head?.id !== current.id) return;
+        now.setFrameUi({ ...uiFor(now.frameUi, head, drawn.width, drawn.lead), mode: 'edit', field: editorFromText(text), button: 1 });
+      });
+      return true;
+    }
     let result = frameKey(ui, key, keyContext(current, drawn));
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
@@ -244,6 +258,18 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   }, KeyPriority.frame);
 
   return { node, height };
+}
+
+/** Runs the external editor on `text` (Ctrl+G); `use` gets what was saved; a failure is a status line. */
+function editInEditor(env: UiEnv, store: AppStore, text: string, use: (text: string) => void): void {
+  if (!env.editExternally) {
+    flashHint(store, 'no external editor here');
+    return;
+  }
+  void env.editExternally(text).then((result) => {
+    if ('error' in result) store.getState().addStatus('error', `external editor: ${result.error}; the frame is unchanged`);
+    else use(result.text);
+  });
 }
 
 /** The form frame's state for this head: its own once keys were pressed, else fresh from the prefilled inputs. */

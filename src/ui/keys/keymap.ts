@@ -88,6 +88,7 @@ export const KEYMAP = [
 
   { where: 'sampling', keys: 'y', does: "send a server's sampling request to the model; then return the model's answer to the server", short: 'y approve', bind: { y: 'sampling.approve' } },
   { where: 'sampling', keys: 'e', does: 'edit the request (system prompt, max tokens, messages) or the answer: Enter uses the edit, Ctrl+J starts a new line, Esc goes back', short: 'e edit', bind: { e: 'frame.edit' } },
+  { where: 'sampling', keys: 'Ctrl+G', does: 'edit the request or the answer in $VISUAL / $EDITOR; what you save comes back in the edit field, where Enter uses it', bind: { 'ctrl+g': 'sampling.externalEditor' } },
   { where: 'sampling', keys: 'n / Esc', does: 'deny (the server is told the user rejected it); while the model answers, cancel', short: 'n deny', bind: { n: 'frame.no', escape: 'frame.no' } },
   { where: 'sampling', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
   { where: 'sampling', keys: '↑ / ↓ PgUp PgDn', does: 'scroll the request or the answer (approving needs every line on screen once; Home / End too)', short: '↑↓ scroll', bind: { up: 'frame.scrollUp', down: 'frame.scrollDown', pageup: 'frame.pageUp', pagedown: 'frame.pageDown', home: 'frame.top', end: 'frame.bottom' } },
