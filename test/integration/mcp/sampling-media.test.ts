@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamChat } from '../../../src/services/broker/index';
 import type { AppConfig } from '../../../src/services/config/load';
 import { clientCapabilities } from '../../../src/services/mcp/capabilities';
+import { installSampling } from '../../../src/services/mcp/sampling';
 import type { SamplingRequest } from '../../../src/services/mcp/types';
 import { createSampler, type SamplingPrompter } from '../../../src/runtime/sampling';
 import { testConfig } from '../conversation/harness';
@@ -105,5 +106,21 @@ describe('context asked for by a server (includeContext)', () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'hi' },
     ]);
+  });
+});
+
+describe('sampling with tools (MCP 2025-11-25)', () => {
+  it('is not offered: sampling.tools is never declared, and a request carrying tools is refused before anyone is asked', async () => {
+    expect(clientCapabilities({ roots: true, elicitation: true, sampling: true }).sampling).not.toHaveProperty('tools');
+    let registered: ((request: unknown, ctx: unknown) => Promise<unknown>) | undefined;
+    const client = { setRequestHandler: (_method: string, handler: typeof registered) => void (registered = handler) } as unknown as Parameters<typeof installSampling>[0];
+    let asked = 0;
+    installSampling(client, 'pics', async () => {
+      asked += 1;
+      return { action: 'deny', reason: 'no' };
+    });
+    const params = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] };
+    await expect(registered!({ params }, { mcpReq: { signal: new AbortController().signal } })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/does not support tools in sampling requests/) });
+    expect(asked).toBe(0);
   });
 });
