@@ -44,7 +44,7 @@ export async function askToRetry(tool: string, opened: UrlElicitation[], elicit:
       mode: 'url',
       alias: first.alias,
       url: first.url,
-      message: `When you have finished at ${opened.length === 1 ? 'the page' : 'the pages'}, ${first.alias}__${tool} can run once more.`,
+      message: `You opened ${opened.length === 1 ? 'the page' : `${opened.length} pages`} the call needs.`,
       elicitationId: first.elicitationId,
       fromError: true,
       retry: { tool, waitFor: opened.flatMap((request) => (request.elicitationId ? [request.elicitationId] : [])) },

@@ -257,9 +257,11 @@ export function formatKeymap(): string[] {
 }
 
 /** The short key hints for the status bar in this context, most important first. */
-export function statusKeys(context: KeyContext, options: { busy?: boolean } = {}): string {
+export function statusKeys(context: KeyContext, options: { busy?: boolean; retryQuestion?: boolean } = {}): string {
   const bindings: readonly KeyBinding[] = KEYMAP;
-  const shorts = bindings.filter((binding) => binding.where === context && binding.short).map((binding) => binding.short!);
+  // The link frame is either a URL to open or the question after one (retry): each shows only its own key.
+  const notHere = context === 'link' ? (options.retryQuestion ? 'link.open' : 'link.retry') : undefined;
+  const shorts = bindings.filter((binding) => binding.where === context && binding.short && !Object.values(binding.bind).includes(notHere ?? '')).map((binding) => binding.short!);
   const focusHint = bindings.find((binding) => binding.bind.tab === 'focus.next')!.short!;
   const quitHint = bindings.find((binding) => binding.bind['ctrl+d'] === 'app.quit')!.short!;
   if (context === 'input') {
