@@ -36,7 +36,7 @@ export class CallClock {
     let expired: 'silence' | 'overall' | undefined;
     const fire = (which: 'silence' | 'overall') => () => {
       expired = which;
-      controller.abort(new Error(which === 'overall' ? `the call ran longer than ${formatDuration(this.maxTotalMs)} in all (${TOTAL_TIMEOUT_FACTOR}x its timeout)` : `no answer for ${formatDuration(this.timeoutMs)}`));
+      controller.abort(new Error(which === 'overall' ? `the call ran longer than ${formatDuration(this.maxTotalMs)} in all (${TOTAL_TIMEOUT_FACTOR}x its timeout)` : `timed out: no answer or progress for ${formatDuration(this.timeoutMs)}`));
     };
     const silence = new PausableTimer(this.timeoutMs, fire('silence'));
     const overall = new PausableTimer(this.maxTotalMs, fire('overall'));
