@@ -70,6 +70,7 @@ const config: AishConfigInput = {
         args: ['-y', '@modelcontextprotocol/server-everything'],
         env: { LOG_LEVEL: 'warn' }, // added to a minimal environment (PATH, HOME, ...)
         // cwd: '/tmp',
+        // sandbox: { network: true, writable: ['~/.npm'] }, // confine it like shell.sandbox (Linux)
         // instructions: false,         // keep this server's instructions out of the system prompt
         // Which of its tools reach the model (globs on the tool's own name; disabledTools wins).
         // The others stay listed, switched off; the sidebar and :mcp enable can switch them on.
@@ -148,6 +149,9 @@ const config: AishConfigInput = {
     // shell: '/bin/bash',  // default: $SHELL, else /bin/sh
     timeoutMs: 120_000,
     maxOutputBytes: 65_536,
+    // Linux, with bubblewrap: read-only system, writable workspace and a private /tmp, home
+    // secrets hidden, no network (README.md, "Sandbox"). Where it cannot be had, nothing runs.
+    sandbox: false, // or true, or { writable: ['~/.cache'], network: true, hide: ['~/notes'] }
   },
 
   // One JSONL file per session under $XDG_STATE_HOME/aish/sessions (mode 0600).
@@ -161,6 +165,11 @@ const config: AishConfigInput = {
     autoCompactAt: 0.85,
     keepTurns: 2, // turns kept word for word after a compaction
     windowTimeoutMs: 4000, // how long the model's server is asked about its window
+    // AGENTS.md files from the repository root down to the working directory join the system
+    // prompt (all together cut at maxProjectDocChars). A project's own `.aish/config.*` merges over
+    // this file once you trust its directory (asked at start; see README "Project context").
+    projectDocs: true,
+    maxProjectDocChars: 32_000,
   },
 
   broker: {
@@ -185,7 +194,15 @@ const config: AishConfigInput = {
     toolListBytes: 8 * 1024 * 1024, // one server's tool list; the rest of a longer one is dropped
   },
 
-  ui: { sidebar: true, maxFps: 30 }, // maxFps bounds how often the screen is redrawn
+  ui: {
+    sidebar: true,
+    maxFps: 30, // bounds how often the screen is redrawn
+    // An answer that ends or a frame that waits while the terminal is in the background:
+    // 'auto' (desktop notification where the terminal shows one, else the bell), 'bell', 'osc9', 'osc777', 'off'.
+    notify: 'auto',
+    // 'auto' asks the terminal for its background colour (OSC 11); 'dark' or 'light' choose. NO_COLOR wins.
+    theme: 'auto',
+  },
 };
 
 export default config;

@@ -32,10 +32,17 @@ async function run(args: CliArgs): Promise<number> {
     throw new ConfigError([`unknown command ${JSON.stringify(command)}`, "Run 'aish-tui --help' for usage."]);
   }
   const { loadConfig } = await import('./services/config/load');
+  const interactive = command === undefined && args.print === undefined && process.stdout.isTTY && process.stdin.isTTY;
+  // The project's config is read only from a directory the user trusts (cli/project.ts).
+  const { chooseProjectConfig, applyProjectDocs } = await import('./cli/project');
+  const { aishPaths } = await import('./services/config/paths');
+  const project = await chooseProjectConfig({ cwd: process.cwd(), stateDir: aishPaths(process.env).stateDir, env: process.env, interactive, trustFlag: args.trustProject, stderr: (text) => process.stderr.write(text) });
   const config = await loadConfig({
     cli: { configPath: args.config, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv },
+    ...(project.projectFile ? { projectFile: project.projectFile } : {}),
   });
-  let notices: ImportNotice[] = [];
+  if (command === undefined) applyProjectDocs(config, process.cwd());
+  let notices: ImportNotice[] = [...project.notices];
   if (args.mcpConfig.length > 0) {
     const { importMcpConfigs } = await import('./services/config/mcp-import');
     const imported = await importMcpConfigs(args.mcpConfig, config.mcp.servers, { configLabel: config.sourcePath });
@@ -45,7 +52,6 @@ async function run(args: CliArgs): Promise<number> {
   // `--add-dir` adds to the config's roots (resolved against the working directory like them).
   if (args.addDir.length > 0) config.mcp.roots = [...config.mcp.roots, ...args.addDir];
   // Renamed or skipped imported servers: the full-screen UI shows these in its transcript.
-  const interactive = command === undefined && args.print === undefined && process.stdout.isTTY && process.stdin.isTTY;
   if (!interactive) for (const notice of notices) process.stderr.write(`aish-tui: ${sanitizeLabel(notice.text)}\n`);
   if (command === 'mcp') {
     const { runMcpCommand } = await import('./cli/mcp-command');

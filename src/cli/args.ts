@@ -30,6 +30,8 @@ export interface CliArgs {
   addDir: string[];
   /** `--elicitation`: answers for servers that ask for input in -p and `mcp call` (JSON, or @file). */
   elicitation?: string;
+  /** `--trust-project`: use the working directory's `.aish/config.*` without asking (this run). */
+  trustProject: boolean;
   /** Positional words: a subcommand such as `mcp tools`. */
   command: string[];
 }
@@ -59,6 +61,8 @@ Options:
       --no-sidebar            start with the MCP sidebar hidden
       --add-dir <dir>         offer this directory to MCP servers as a root too
                               (besides the working directory); repeatable
+      --trust-project         use the project config (.aish/config.*) of this
+                              directory without asking (otherwise only once trusted)
 
 Headless (no UI, for scripts):
   -p, --print <prompt>        answer one prompt and exit; "-" reads it from stdin
@@ -123,6 +127,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'no-sidebar': { type: 'boolean' },
         'add-dir': { type: 'string', multiple: true },
         elicitation: { type: 'string' },
+        'trust-project': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -177,6 +182,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     noSidebar: values['no-sidebar'] ?? false,
     addDir: values['add-dir'] ?? [],
     ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
+    trustProject: values['trust-project'] ?? false,
     command: parsed.positionals,
   };
 }

@@ -13,7 +13,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
   const savedCi = ciNames.map((name) => process.env[name]);
   for (const name of ciNames) delete process.env[name];
-  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }, { editExternally: editInEditor }, { createFileCompletion }] =
+  const [{ render }, { installFastInkOutput }, { TranscriptLayer }, { App }, { AppProviders }, { createAppStore }, { createSession }, { enterFullScreen }, { FrameSink, ScreenWriter }, { KeyInput }, { InputHistory }, { META_COMMANDS }, { listSessions, sessionsDir }, { formatKeymap }, { editExternally: editInEditor }] =
     await Promise.all([
       import('ink'),
       import('../terminal/inkOutput'),
@@ -30,7 +30,6 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
       import('../services/history/index'),
       import('../ui/keys/keymap'),
       import('../terminal/external-editor'),
-      import('../runtime/attachments/file-completion'),
     ]);
   ciNames.forEach((name, index) => {
     const value = savedCi[index];
@@ -39,14 +38,15 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // Frames are composed row by row from the last frame's rows (see terminal/inkOutput.ts).
   installFastInkOutput();
 
-  const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar });
+  const { initialBackground, startComforts } = await import('./comforts');
+  const store = createAppStore({ modelName: config.defaultModel, sidebarVisible: config.ui.sidebar && !args.noSidebar, background: initialBackground(config, process.env) });
   const history = InputHistory.forStateDir(config.paths.stateDir).load();
   if (history.lastError) store.getState().addStatus('warn', history.lastError);
   for (const notice of notices) store.getState().addStatus(notice.level, notice.text);
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
-  const screen = enterFullScreen({ bracketedPaste: true, onFatal: () => saveOnExit?.() });
+  const screen = enterFullScreen({ bracketedPaste: true, focusReporting: true, onFatal: () => saveOnExit?.() });
   const writer = new ScreenWriter(process.stdout);
   let lastFrame = '';
   const sink = new FrameSink(process.stdout, (frame) => {
@@ -65,6 +65,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // The one reader of the keyboard (see src/terminal/keyboard/keyInput.ts); Ink's own input is unused.
   const keys = new KeyInput(process.stdin);
   keys.start();
+  // Focus reports, notifications while in the background, the theme from the terminal's background.
+  const stopComforts = startComforts({ config, store, keys, write: (sequence) => writer.passthrough(sequence), env: process.env });
 
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
@@ -75,12 +77,16 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const quit = () => {
     if (quitting) return;
     quitting = true;
+    stopComforts();
     keys.stop();
     instance?.unmount();
     transcriptLayer.dispose();
     sink.emit('close');
     process.stdout.off('resize', onResize);
     screen.restore();
+    // On the normal screen, after the restore: the way back stays in the scrollback.
+    const hint = controller.resumeHint();
+    if (hint) process.stdout.write(`${hint}\n`);
     process.stdin.unref?.();
     resolveExit(0);
   };
@@ -103,7 +109,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     },
   };
   const editExternally = (text: string) => editInEditor(text, { env: process.env, handover });
-  const completionSources = [createFileCompletion(process.cwd())];
+  // `@`: the files here and the connected servers' resources (the session holds their lists).
+  const completionSources = [controller.mentionCompletion];
   // On SIGTERM / SIGHUP the running answer is cancelled, so what has arrived is saved as a cancelled
   // answer, and the session file is closed.
   saveOnExit = () => controller.close();

@@ -16,14 +16,15 @@ import type { AppStore } from '../state/store';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
 import { maxTokensOf } from '../services/broker/request';
-import { contextLines, describeWindow } from './context-lines';
+import { contextLines, describeWindow, projectDocLines } from './context-lines';
 import type { ModelConfig } from '../services/broker/types';
 import type { ToolBudget } from './tool-budget';
 import { budgetSummary, switchTools, toolNote } from './tool-commands';
+import { promptCommand, promptsCommand, resourceCommand, resourcesCommand, type CatalogCommandHost } from './resources/catalog-commands';
 
 export { toggleToolSwitch } from './tool-commands';
 
-export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
+export type CommandArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root' | 'prompt';
 
 /** One command for `:help` and for completion in the input bar. */
 export interface MetaCommandSpec {
@@ -43,7 +44,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'help', usage: ':help', help: 'list every command and key (every command also works as /name)', aliases: ['h', '?'] },
   { name: 'clear', usage: ':clear', help: 'clear the conversation and start a new session (also :new)', aliases: ['new'] },
   { name: 'model', usage: ':model [name]', help: 'pick a model (configured, or offered by a configured server), or switch to <name> for the next request', args: ['model'] },
-  { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve" },
+  { name: 'context', usage: ':context', help: "what the conversation takes of the model's context window: system prompt, tools by server, messages, the answer's reserve; the AGENTS.md files and project config in use" },
   { name: 'compact', usage: ':compact [focus]', help: 'summarise the conversation so far to free context (the last turns stay as they are; focus: what the summary must keep)' },
   { name: 'sessions', usage: ':sessions', help: 'list saved sessions, newest first' },
   { name: 'resume', usage: ':resume [id]', help: 'pick a saved session, or load <id> (its history is shown and sent as context; nothing is re-run)', args: ['session'] },
@@ -53,6 +54,10 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'copy', usage: ':copy [n] [code [k]]', help: 'copy the last (n: n-th last) answer, or its last (k-th) code block, to the clipboard (OSC 52; a file when it cannot)' },
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
   { name: 'permissions', usage: ':permissions', help: 'every approval rule in force (config, command line, this session), where it comes from and which tools it matches (also p in the sidebar)', aliases: ['perms'] },
+  { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
+  { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
+  { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
+  { name: 'prompt', usage: ':prompt <alias>/<name> [arg=value …]', help: "run a server's prompt: missing arguments are asked in a form (with the server's suggestions); its text goes into the input to read before sending", args: ['prompt'] },
   { name: 'quit', usage: ':quit', help: 'quit (also :q, :exit)', aliases: ['q', 'exit'] },
   {
     name: 'mcp',
@@ -90,7 +95,7 @@ export const COMMAND_HELP: ReadonlyArray<{ command: string; help: string }> = ME
 );
 
 /** What a command may do to the running session. */
-export interface CommandHost {
+export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   store: AppStore;
   config: AppConfig;
   mcp: McpManagerService;
@@ -130,6 +135,16 @@ export interface CommandHost {
   keyHelp?: () => string[];
 }
 
+/** What works without a command (README.md, "Project context", "Small comforts"). */
+const ALSO_HELP = [
+  'Also:',
+  '  AGENTS.md files from the repository root down to here join the system prompt (:context lists them)',
+  "  .aish/config.* of a directory you trust merges over your config (asked once per directory, again when the file changes)",
+  '  a bell or desktop notification (ui.notify) when an answer ends or a frame waits while the terminal is in the background',
+  "  colours follow the terminal's background (ui.theme: auto, dark or light; NO_COLOR turns them off)",
+  '  after quitting, aish-tui prints the --resume <id> that continues the session',
+];
+
 export function helpLines(keyHelp: () => string[] = () => []): string[] {
   const width = Math.max(...COMMAND_HELP.map((entry) => entry.command.length), ...META_COMMANDS.map((spec) => spec.usage.length));
   const lines = ['Commands:'];
@@ -139,7 +154,9 @@ export function helpLines(keyHelp: () => string[] = () => []): string[] {
   }
   lines.push(`  ${'!<command>'.padEnd(width + 12)}  run a shell command now; its output goes to the model with your next message`);
   lines.push(`  ${'@path'.padEnd(width + 12)}  attach a file under the working directory to the message (Tab completes; images for vision: true models)`);
+  lines.push(`  ${'@alias:uri'.padEnd(width + 12)}  attach a resource of a connected MCP server (Tab completes; :resources lists them)`);
   lines.push(`  ${'/name'.padEnd(width + 12)}  the same as :name for every command above (/help, /model, /clear, /resume, …)`);
+  lines.push('', ...ALSO_HELP);
   const keys = keyHelp();
   if (keys.length > 0) lines.push('', ...keys);
   return lines;
@@ -313,6 +330,14 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
   const [name, ...rest] = words;
   const out = (lines: string[], level: 'info' | 'warn' | 'error' = 'info') => showOutput(host.store, lines, level);
   switch (name) {
+    case 'resources':
+      return resourcesCommand(rest, host, out);
+    case 'resource':
+      return resourceCommand(rest, host, out);
+    case 'prompts':
+      return promptsCommand(rest, host, out);
+    case 'prompt':
+      return promptCommand(line.trim().slice(1).trim().replace(/^prompt\s*/, ''), host, out);
     case 'help':
     case 'h':
     case '?':
@@ -336,7 +361,7 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
       const model = host.config.models[host.modelName()];
       const maxTokens = model ? maxTokensOf(model) : undefined;
       const reserveFrom = maxTokens !== undefined ? 'max_tokens of the model' : "the model sets no max_tokens: a quarter of the window, at most 4096";
-      return out(contextLines(host.contextSnapshot(), { autoCompactAt: host.config.context.autoCompactAt, reserveFrom }));
+      return out([...contextLines(host.contextSnapshot(), { autoCompactAt: host.config.context.autoCompactAt, reserveFrom }), ...projectDocLines(host.config.projectDocs, host.cwd, host.config.projectConfigPath)]);
     }
     case 'compact': {
       const focus = line.trim().slice(1).trim().replace(/^\S+\s*/, '');

@@ -3,7 +3,7 @@
  * names, server aliases, tool names) from what the session knows right now.
  */
 
-export type ArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root';
+export type ArgumentKind = 'model' | 'alias' | 'tool' | 'session' | 'root' | 'prompt';
 
 export interface CommandSpec {
   name: string;
@@ -21,6 +21,8 @@ export interface CompletionSources {
   sessions?: readonly string[];
   /** The roots offered to MCP servers, for `:roots remove`. */
   roots?: readonly string[];
+  /** `alias/name` of the servers' prompts, for `:prompt`. */
+  prompts?: readonly string[];
 }
 
 /** The `:` commands as the conversation layer defines them (README.md, "Commands"); used until it exports its own table. */
@@ -79,6 +81,8 @@ function candidatesFor(kind: ArgumentKind | readonly string[], sources: Completi
       return sources.sessions ?? [];
     case 'root':
       return sources.roots ?? [];
+    case 'prompt':
+      return sources.prompts ?? [];
   }
 }
 

@@ -1,4 +1,6 @@
 // What `:context` and `:model` say about the context budget (README.md, "Context").
+import path from 'node:path';
+import type { ProjectDoc } from '../services/config/project-docs';
 import type { ContextWindow } from '../services/context/index';
 import type { ContextSnapshot } from '../services/conversation/types';
 
@@ -37,5 +39,16 @@ export function contextLines(snapshot: ContextSnapshot | undefined, settings: { 
   if (settings.autoCompactAt === false) lines.push('automatic compaction is off (context.autoCompactAt: false); :compact [focus] compacts now');
   else if (snapshot.compactAt !== undefined) lines.push(`compacts before a request passes ${formatTokenCount(snapshot.compactAt)} tokens (context.autoCompactAt ${settings.autoCompactAt} of what the reserve leaves); :compact [focus] compacts now`);
   else lines.push('no automatic compaction while the window is unknown (set contextWindow for the model); :compact [focus] compacts now');
+  return lines;
+}
+
+/** `:context`'s lines about the AGENTS.md files in the system prompt (README.md, "Project context"). */
+export function projectDocLines(docs: readonly ProjectDoc[] | undefined, cwd: string, projectConfig?: string): string[] {
+  const lines: string[] = [];
+  if (docs && docs.length > 0) {
+    lines.push('project instructions in the system prompt, in this order:');
+    for (const doc of docs) lines.push(`  ${path.relative(cwd, doc.file) || doc.file}  ${doc.chars} characters${doc.cut ? ' (cut at context.maxProjectDocChars)' : ''}`);
+  }
+  if (projectConfig) lines.push(`project config in use: ${path.relative(cwd, projectConfig) || projectConfig}`);
   return lines;
 }

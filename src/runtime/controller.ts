@@ -31,6 +31,8 @@ export interface AppController {
   connectServer?(url: string, alias?: string): void;
   /** The directories offered to MCP servers as roots, for `:roots remove <Tab>`. */
   roots?(): readonly string[];
+  /** `alias/name` of the servers' prompts, for `:prompt <Tab>`. */
+  promptNames?(): readonly string[];
   /** Sidebar Space: switch a tool (or, without `tool`, a whole server) on or off for the model. */
   toggleTool?(alias: string, tool?: string): void;
 }

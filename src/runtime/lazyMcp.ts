@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../services/config/schema';
-import type { CallToolOptions, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from '../services/mcp/index';
+import type { CallToolOptions, CatalogEvent, McpEvent, McpManagerService, ServerSnapshot, ToolCallOutcome } from '../services/mcp/index';
 
 /**
  * The MCP manager, loaded when it is first needed rather than before the first frame: the MCP
@@ -14,6 +14,7 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
   const forward = (event: McpEvent) => {
     for (const listener of [...listeners]) listener(event);
   };
+  const catalogListeners = new Set<(event: CatalogEvent) => void>();
 
   let pendingRoots: string[] | undefined;
   const ready = (): Promise<McpManagerService> => {
@@ -21,6 +22,9 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
       manager = loaded;
       if (pendingRoots) loaded.setRoots?.(pendingRoots);
       loaded.subscribe(forward);
+      loaded.onCatalogEvent?.((event) => {
+        for (const listener of [...catalogListeners]) listener(event);
+      });
       return loaded;
     });
     return loading;
@@ -51,6 +55,17 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     async settled(timeoutMs?: number) {
       const loaded = manager ?? (loading ? await loading.catch(() => undefined) : undefined);
       return loaded ? loaded.settled(timeoutMs) : [];
+    },
+    // Resources and prompts: before the manager has loaded there is no server to ask.
+    resourceCatalog: async (alias, options) => (await ready()).resourceCatalog?.(alias, options) ?? { alias, resources: [], templates: [], subscribable: false },
+    readResource: async (alias, uri, options) => (await ready()).readResource?.(alias, uri, options) ?? { ok: false, alias, uri, error: 'resources are not available here' },
+    subscribeResource: async (alias, uri) => (await ready()).subscribeResource?.(alias, uri) ?? false,
+    listPrompts: async (alias, options) => (await ready()).listPrompts?.(alias, options) ?? { prompts: [] },
+    getPrompt: async (alias, name, args, options) => (await ready()).getPrompt?.(alias, name, args, options) ?? { ok: false, error: 'prompts are not available here' },
+    completeArgument: async (alias, ref, argument, value, context) => (await ready()).completeArgument?.(alias, ref, argument, value, context) ?? [],
+    onCatalogEvent(listener) {
+      catalogListeners.add(listener);
+      return () => catalogListeners.delete(listener);
     },
     roots: () => manager?.roots?.() ?? pendingRoots ?? [],
     setRoots(directories: string[]) {

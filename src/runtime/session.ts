@@ -10,6 +10,7 @@
 // - a message that got no answer, and what Esc took out of the queue, go back into the input
 //   (take-back.ts);
 // - `:commands` (commands.ts), `!shell commands`, cancel, quit.
+import { resumeHint } from './resume-hint';
 import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createEventBatcher } from '../services/conversation/batcher';
@@ -33,6 +34,8 @@ import { createTextOut } from './text-out';
 import { runJob, type Job, type TurnContext } from './turns';
 import { elicitInStore } from './elicitation';
 import { storeSamplingPrompter } from './sampling-prompter';
+import { createResourceSending } from './resources/resource-sending';
+import type { CompletionSource } from './completion';
 
 export interface SessionOptions {
   config: AppConfig;
@@ -68,8 +71,12 @@ export interface Session extends AppController {
   connectServer(url: string, alias?: string): void;
   switchModel(name: string): void;
   toggleTool(alias: string, tool?: string): void;
+  /** `@` completion: files here and the servers' resources (`@alias:uri`). */
+  mentionCompletion: CompletionSource;
   /** Resolves once nothing is running or queued. */
   idle(): Promise<void>;
+  /** `aish-tui --resume <id>` for the session being written, once it is saved (printed on exit). */
+  resumeHint(): string | undefined;
   /** Stops everything and closes the MCP servers and the session file. */
   close(): Promise<void>;
 }
@@ -77,10 +84,11 @@ export interface Session extends AppController {
 export function createSession(options: SessionOptions): Session {
   const { config, store } = options;
   const status = (level: 'info' | 'warn' | 'error', text: string) => store.getState().addStatus(level, text);
+  const elicit = elicitInStore({ store, status, openUrl: async (url) => (await import('../services/mcp/client')).openInBrowser(url) });
   const runtime = createRuntime(config, {
     report: status,
     onInstructions: (alias, state) => store.getState().setInstructionState(alias, state),
-    elicit: elicitInStore({ store, status, openUrl: async (url) => (await import('../services/mcp/client')).openInBrowser(url) }),
+    elicit,
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.streamChat ? { streamChat: options.streamChat } : {}),
@@ -188,6 +196,8 @@ export function createSession(options: SessionOptions): Session {
   });
 
   const attach = (text: string) => resolveAttachments(text, { cwd: runtime.cwd, vision: config.models[modelName]?.vision === true, modelName });
+  // `@alias:uri`: resources are read before the message is queued (resources/resource-sending.ts).
+  const resources = createResourceSending({ mcp, cwd: runtime.cwd, status, store, enqueue: (job) => jobs.enqueue(job) });
   const goingBack = createGoingBack({
     store,
     log,
@@ -203,6 +213,8 @@ export function createSession(options: SessionOptions): Session {
     mcp,
     policy: runtime.policy,
     status,
+    resources: resources.index,
+    askForm: elicit,
     ...goingBack,
     ...textOut,
     env: runtime.env,
@@ -252,6 +264,8 @@ export function createSession(options: SessionOptions): Session {
   const session: Session = {
     ...serverActions(mcp, status),
     roots: () => mcp.roots?.() ?? [],
+    mentionCompletion: resources.completion,
+    promptNames: () => resources.index.promptNames(),
     toggleTool(alias, tool) {
       const line = toggleToolSwitch(runtime.tools.switches, mcp.servers(), alias, tool);
       if (line) status('info', line);
@@ -262,7 +276,7 @@ export function createSession(options: SessionOptions): Session {
         if (slash.kind === 'unknown') return unknownSlashHint(slash.name);
         if (slash.kind === 'command' || /^\s*[:!]/.test(text)) return undefined;
       }
-      return attach(text).problems[0];
+      return attach(text).problems[0] ?? resources.precheck(text);
     },
     submit(text: string, submitOptions?: { literal?: boolean }) {
       if (!submitOptions?.literal) {
@@ -286,7 +300,7 @@ export function createSession(options: SessionOptions): Session {
       const { attachments, problems } = attach(text);
       // The input checked first (precheck); a file that changed since is still never sent half-right.
       if (problems.length > 0) return status('warn', `not sent: ${problems.join('; ')}`);
-      jobs.enqueue({ kind: 'chat', text, ...(attachments.length > 0 ? { attachments } : {}) });
+      resources.send(text, attachments);
     },
     cancel() {
       const taken = jobs.cancel();
@@ -313,6 +327,7 @@ export function createSession(options: SessionOptions): Session {
       publishTools();
     },
     idle: () => jobs.idle(),
+    resumeHint: () => resumeHint(log.dir, log.id()),
     async close() {
       if (closed) return;
       closed = true;
@@ -327,6 +342,7 @@ export function createSession(options: SessionOptions): Session {
       stopToolWatch();
       stopToolEvents();
       stopSwitchEvents();
+      resources.close();
       await runtime.close();
     },
   };

@@ -9,6 +9,7 @@ import type { Attachment, ConversationEvent, Message } from '../services/convers
 import type { AppStore } from '../state/store';
 import { cutForScreen } from '../services/terminal/screen-cut';
 import type { Runtime } from './runtime';
+import { sandboxLabel, sandboxSettings } from '../services/sandbox/index';
 
 /** What the user sent: a message for the model, or a `!command` for the shell. */
 export type Job = { kind: 'chat'; text: string; attachments?: Attachment[] } | { kind: 'shell'; command: string } | { kind: 'compact'; focus?: string };
@@ -103,8 +104,11 @@ export async function runShellTurn(context: TurnContext, command: string, signal
     return;
   }
   const id = randomUUID();
-  batcher.push({ type: 'command-proposed', command: { id, command } });
+  const sandbox = sandboxSettings(config.shell.sandbox);
+  const label = sandbox ? await sandboxLabel(sandbox, runtime.cwd, runtime.env) : undefined;
+  batcher.push({ type: 'command-proposed', command: { id, command, ...(label ? { sandbox: label } : {}) } });
   const settings = {
+    ...(sandbox ? { sandbox } : {}),
     ...(config.shell.shell ? { shell: config.shell.shell } : {}),
     timeoutMs: config.shell.timeoutMs,
     maxOutputBytes: config.shell.maxOutputBytes,

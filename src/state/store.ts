@@ -12,6 +12,7 @@ export type AppStore = StoreApi<AppState>;
 export interface StoreOptions {
   modelName?: string;
   sidebarVisible?: boolean;
+  background?: 'dark' | 'light';
 }
 
 /** One store per app (and per test): vanilla, so services, headless mode and tests can use it without React. */
@@ -26,6 +27,7 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
   store.setState({
     ...(options.modelName !== undefined ? { modelName: options.modelName } : {}),
     ...(options.sidebarVisible !== undefined ? { sidebarVisible: options.sidebarVisible } : {}),
+    ...(options.background !== undefined ? { background: options.background } : {}),
   });
   return store;
 }

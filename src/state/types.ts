@@ -50,6 +50,10 @@ export type ChatItem =
       output: string;
       exitCode?: number | null;
       timedOut?: boolean;
+      /** Ran under shell.sandbox (bubblewrap). */
+      sandboxed?: boolean;
+      /** Not run: shell.sandbox is set and cannot be had here. */
+      refused?: boolean;
     }
   | { kind: 'status'; id: string; version: number; level: 'info' | 'warn' | 'error'; text: string }
   /** A compaction: folded to one line, its summary shown when expanded. */
@@ -184,6 +188,15 @@ export interface McpSlice {
   /** Whether each server's instructions reach the model: sent, switched off in the config, or changed and held back. */
   instructionStates: Record<string, 'sent' | 'off' | 'changed'>;
   toolBudget?: ToolBudgetView;
+  /** Each server's resources as the sidebar lists them (runtime/resources/); `changed`: a subscribed one changed. */
+  resources?: Record<string, SidebarResource[]>;
+}
+
+/** A resource row of the sidebar (raw server text: the panel sanitizes it). */
+export interface SidebarResource {
+  uri: string;
+  name: string;
+  changed?: boolean;
 }
 
 export type Focus = 'input' | 'sidebar' | 'chat';
@@ -297,6 +310,8 @@ export interface UiSlice {
   reasoningCollapsed: boolean;
   /** Transcript items shown expanded (tool results in full). */
   expandedIds: string[];
+  /** The terminal's background: which theme the colours come from (terminal/background.ts). */
+  background: 'dark' | 'light';
   /** The open picker, if any (it takes the keys until it closes). */
   picker?: PickerState;
 }

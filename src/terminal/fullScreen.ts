@@ -37,12 +37,19 @@ export interface FullScreenOptions {
   saveMs?: number;
   /** Ask the terminal to mark pastes (ESC[200~ … ESC[201~) so pasted newlines never send. */
   bracketedPaste?: boolean;
+  /** Ask the terminal to report focus changes (ESC[I, ESC[O; read by the tokenizer, never typed). */
+  focusReporting?: boolean;
 }
+
+const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
+const DISABLE_FOCUS_REPORTING = '\x1b[?1004l';
 
 export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSession {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   let restored = false;
+  const modesOn = (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : '') + (options.focusReporting ? ENABLE_FOCUS_REPORTING : '');
+  const modesOff = DISABLE_BRACKETED_PASTE + (options.focusReporting ? DISABLE_FOCUS_REPORTING : '');
 
   const restore = () => {
     if (restored) return;
@@ -53,7 +60,7 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
       // stdin may already be closed (SIGHUP): nothing left to reset.
     }
     try {
-      stdout.write(RESET_ATTRIBUTES + DISABLE_BRACKETED_PASTE + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+      stdout.write(RESET_ATTRIBUTES + modesOff + SHOW_CURSOR + LEAVE_ALT_SCREEN);
     } catch {
       // The terminal is gone.
     }
@@ -101,7 +108,7 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
   process.on('uncaughtException', onFatalError);
   process.on('unhandledRejection', onFatalError);
 
-  stdout.write(ENTER_ALT_SCREEN + (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : ''));
+  stdout.write(ENTER_ALT_SCREEN + modesOn);
   let suspended = false;
   const suspend = () => {
     if (restored || suspended) return;
@@ -111,12 +118,12 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
     } catch {
       // Nothing to hand over without a terminal.
     }
-    stdout.write(RESET_ATTRIBUTES + DISABLE_BRACKETED_PASTE + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    stdout.write(RESET_ATTRIBUTES + modesOff + SHOW_CURSOR + LEAVE_ALT_SCREEN);
   };
   const resume = () => {
     if (restored || !suspended) return;
     suspended = false;
-    stdout.write(ENTER_ALT_SCREEN + (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : ''));
+    stdout.write(ENTER_ALT_SCREEN + modesOn);
     try {
       if (stdin.isTTY) stdin.setRawMode(true);
     } catch {

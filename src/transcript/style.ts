@@ -172,7 +172,7 @@ export function chatStyles(theme: Theme): ChatStyles {
     strong: { bold: true },
     em: { italic: true },
     del: { strike: true },
-    codespan: theme.color ? c('yellow') : {},
+    codespan: theme.color ? c(theme.code ?? 'yellow') : {},
     link: { ...c(theme.accent), underline: true },
     url: theme.color ? c(theme.muted) : { dim: true },
     quoteBar: theme.color ? c(theme.muted) : { dim: true },
@@ -185,7 +185,7 @@ export function chatStyles(theme: Theme): ChatStyles {
     error: c(theme.error),
     ok: c(theme.ok),
     accent: c(theme.accent),
-    code: theme.color ? COLOUR_CODE_PALETTE : {},
+    code: theme.color ? (theme.background === 'light' ? LIGHT_CODE_PALETTE : COLOUR_CODE_PALETTE) : {},
   };
   stylesByTheme.set(theme, styles);
   return styles;
@@ -228,3 +228,9 @@ const COLOUR_CODE_PALETTE: CodePalette = {
   emphasis: { italic: true },
   strong: { bold: true },
 };
+
+/** The same palette for a light background: yellow, cyan and bright blue are unreadable on white. */
+const ON_LIGHT: Readonly<Record<string, string>> = { yellow: '#9a6700', cyan: '#0a6a8a', blueBright: '#0550ae', gray: '#6e7781', green: '#1a7f37' };
+const LIGHT_CODE_PALETTE: CodePalette = Object.fromEntries(
+  Object.entries(COLOUR_CODE_PALETTE).map(([kind, style]) => [kind, style.color && ON_LIGHT[style.color] ? { ...style, color: ON_LIGHT[style.color] } : style]),
+) as CodePalette;

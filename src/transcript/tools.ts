@@ -174,6 +174,11 @@ export function toolItemLines(item: ToolItem, width: number, ctx: ItemContext): 
 }
 
 function commandSuffix(item: CommandItem, styles: ChatStyles): Span[] {
+  const state = commandState(item, styles);
+  return item.sandboxed ? [...state, { text: ' · sandboxed', style: styles.muted }] : state;
+}
+
+function commandState(item: CommandItem, styles: ChatStyles): Span[] {
   switch (item.state) {
     case 'running':
       return [{ text: ' running', style: styles.muted }];
@@ -181,6 +186,7 @@ function commandSuffix(item: CommandItem, styles: ChatStyles): Span[] {
       return [{ text: ' skipped', style: styles.muted }];
     default:
       if (item.timedOut) return [{ text: ' timed out', style: styles.error }];
+      if (item.refused) return [{ text: ' not run', style: styles.error }];
       if (item.exitCode === null || item.exitCode === undefined) return [{ text: ' killed', style: styles.error }];
       return [{ text: ` exit ${item.exitCode}`, style: item.exitCode === 0 ? styles.muted : styles.error }];
   }

@@ -51,7 +51,8 @@ export function App() {
   const controller = useController();
   const env = useUiEnv();
   const { columns, rows } = useTerminalSize();
-  const theme = useMemo(() => createTheme(), []);
+  const background = useAppState((state) => state.background);
+  const theme = useMemo(() => createTheme(process.env, background), [background]);
   const showSidebar = useAppState((state) => sidebarShown(state, columns));
   const height = Math.max(6, rows);
   const inputRows = maxInputRows(height);

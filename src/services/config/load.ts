@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { builtInModels, DEFAULT_SYSTEM_PROMPT } from './defaults';
 import { ConfigError, formatIssues } from './errors';
 import { aishPaths, displayPath, type AishPaths } from './paths';
+import type { ProjectDoc } from './project-docs';
+import { mergeConfigs } from './project-trust';
 import { configSchema, type ModelEntry, type ParsedConfig } from './schema';
 
 export interface CliOverrides {
@@ -25,6 +27,10 @@ export interface AppConfig extends Omit<ParsedConfig, 'models' | 'defaultModel' 
   systemPrompt: string;
   /** Where the config came from, for `--help`-style diagnostics; undefined = built-in defaults. */
   sourcePath: string | undefined;
+  /** The trusted project config merged over the user's (`.aish/config.*`), if any. */
+  projectConfigPath?: string;
+  /** The AGENTS.md files in the system prompt (`:context` lists them). */
+  projectDocs?: ProjectDoc[];
   paths: AishPaths;
 }
 
@@ -32,6 +38,8 @@ export interface LoadOptions {
   cli?: CliOverrides;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** A project config the user trusts: merged over the user's config. */
+  projectFile?: string;
 }
 
 const CONFIG_NAMES = ['config.ts', 'config.js', 'config.json'];
@@ -205,8 +213,16 @@ export async function loadConfig(options: LoadOptions = {}): Promise<AppConfig> 
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cli, env, cwd);
-  const label = file ? displayPath(file, env) : 'built-in defaults';
-  const raw = file ? await importConfigModule(file, label) : {};
+  let label = file ? displayPath(file, env) : 'built-in defaults';
+  let raw = file ? await importConfigModule(file, label) : {};
+  if (options.projectFile) {
+    const projectLabel = displayPath(options.projectFile, env);
+    const projectRaw = await importConfigModule(options.projectFile, projectLabel);
+    // Checked alone first, so its own mistakes name its file.
+    parseConfig(projectRaw, projectLabel);
+    raw = mergeConfigs(raw ?? {}, projectRaw);
+    label = file ? `${label} + ${projectLabel}` : projectLabel;
+  }
   const parsed = parseConfig(raw, label);
   const { models, selected } = resolveModels(parsed, cli, env, label);
   const samplingModel = parsed.mcp.sampling.model;
@@ -219,6 +235,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<AppConfig> 
     defaultModel: selected,
     systemPrompt: parsed.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
     sourcePath: file,
+    ...(options.projectFile ? { projectConfigPath: options.projectFile } : {}),
     paths: aishPaths(env),
   };
 }

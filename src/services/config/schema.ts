@@ -136,11 +136,25 @@ export const httpServerSchema = z.strictObject({
   ...serverCommon,
 });
 
+/**
+ * `true`, or what to allow besides the workspace: more writable paths, the network, more hidden
+ * paths (README.md, "Sandbox"). Linux with bubblewrap only; elsewhere the command is refused.
+ */
+export const sandboxSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    writable: z.array(z.string().min(1)).optional(),
+    network: z.boolean().optional(),
+    hide: z.array(z.string().min(1)).optional(),
+  }),
+]);
+
 export const stdioServerSchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  sandbox: sandboxSchema.optional(),
   ...serverCommon,
 });
 
@@ -236,6 +250,7 @@ export const configSchema = z.strictObject({
       shell: z.string().optional(),
       timeoutMs: positiveInt.default(120_000),
       maxOutputBytes: positiveInt.default(64 * 1024),
+      sandbox: sandboxSchema.default(false),
     })
     .prefault({}),
   history: z
@@ -257,6 +272,10 @@ export const configSchema = z.strictObject({
       keepTurns: positiveInt.max(50).default(2),
       /** How long the model's server is asked about its window before it counts as unknown. */
       windowTimeoutMs: positiveInt.default(4000),
+      /** AGENTS.md files from the repository root down to the working directory join the system prompt. */
+      projectDocs: z.boolean().default(true),
+      /** Most characters of them all together (the rest is cut, with a note). */
+      maxProjectDocChars: positiveInt.default(32_000),
     })
     .prefault({}),
   broker: z
@@ -284,6 +303,14 @@ export const configSchema = z.strictObject({
     .strictObject({
       sidebar: z.boolean().default(true),
       maxFps: z.number().int().min(1).max(120).default(30),
+      /**
+       * Told when an answer ends or a frame waits while the terminal is not focused: `auto` (a
+       * desktop notification where the terminal is known to show one, else the bell), `bell`,
+       * `osc9`, `osc777`, or `off`.
+       */
+      notify: z.enum(['auto', 'bell', 'osc9', 'osc777', 'off']).default('auto'),
+      /** Colours for a dark or light background; `auto` asks the terminal (OSC 11). NO_COLOR wins. */
+      theme: z.enum(['auto', 'dark', 'light']).default('auto'),
     })
     .prefault({}),
 });

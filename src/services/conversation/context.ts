@@ -166,10 +166,10 @@ export function toWireMessages(history: readonly Message[], options: ContextOpti
 }
 
 /** A text attachment as the model reads it: its path, then its text in a fence it cannot close. */
-export function formatTextAttachment(attachment: Pick<Attachment, 'path' | 'data'>): string {
+export function formatTextAttachment(attachment: Pick<Attachment, 'path' | 'data' | 'origin'>): string {
   const longest = Math.max(2, ...[...attachment.data.matchAll(/`+/g)].map((match) => match[0].length));
   const fence = '`'.repeat(longest + 1);
-  return `[file: ${attachment.path}]\n${fence}\n${attachment.data}${attachment.data.endsWith('\n') ? '' : '\n'}${fence}`;
+  return `[${attachment.origin === 'resource' ? 'resource' : 'file'}: ${attachment.path}]\n${fence}\n${attachment.data}${attachment.data.endsWith('\n') ? '' : '\n'}${fence}`;
 }
 
 function textAttachments(attachments: readonly Attachment[] | undefined): string[] {

@@ -2,6 +2,7 @@
 // user typed. The output is streamed as events and kept as an `exec` record, which reaches the
 // model with the next user turn (docs/ARCHITECTURE.md, Conversation rules).
 import { formatDuration } from '../shared/duration';
+import type { SandboxSettings } from '../sandbox/index';
 import { runCommand, type RunEvent, type RunOptions } from '../shell/run';
 import type { ConversationEvent, Message } from './types';
 
@@ -11,6 +12,8 @@ export interface ExecSettings {
   maxOutputBytes: number;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** config shell.sandbox, filled in. */
+  sandbox?: SandboxSettings;
 }
 
 export type ExecMessage = Extract<Message, { role: 'exec' }>;
@@ -33,6 +36,7 @@ export async function* execCommand(
     ...(settings.shell ? { shell: settings.shell } : {}),
     ...(settings.cwd ? { cwd: settings.cwd } : {}),
     ...(settings.env ? { env: settings.env } : {}),
+    ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
     timeoutMs: settings.timeoutMs,
     maxOutputBytes: settings.maxOutputBytes,
     signal,
@@ -44,6 +48,7 @@ export async function* execCommand(
     }
     exitCode = event.exitCode;
     notes = [
+      ...(event.refused ? [`[not run: ${event.refused}]`] : []),
       ...(event.error ? [`[could not start: ${event.error}]`] : []),
       ...(event.truncated ? [`[output truncated: ${event.droppedBytes} more bytes not kept]`] : []),
       ...(event.timedOut ? [`[timed out after ${formatDuration(settings.timeoutMs)}; stopped]`] : []),
@@ -55,7 +60,7 @@ export async function* execCommand(
       output += chunk;
       yield { type: 'command-output', id, chunk };
     }
-    yield { type: 'command-exit', id, exitCode: event.exitCode, timedOut: event.timedOut, truncated: event.truncated };
+    yield { type: 'command-exit', id, exitCode: event.exitCode, timedOut: event.timedOut, truncated: event.truncated, ...(event.refused ? { refused: true } : {}) };
   }
   return { id, role: 'exec', command, output, exitCode, at: now() };
 }

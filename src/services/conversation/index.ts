@@ -18,6 +18,7 @@ import { TOOL_SEARCH_NAME, type ToolOffer } from '../tools/budget';
 import type { SwitchState } from '../tools/switches';
 import type { ApprovalPolicy } from '../tools/policy';
 import { checkCommand } from '../shell/danger';
+import { sandboxLabel, sandboxSettings } from '../sandbox/index';
 import { extractCommands } from '../shell/extract';
 import type { RunEvent, RunOptions } from '../shell/run';
 import { streamAnswer, type AnswerResult } from './answer';
@@ -287,15 +288,18 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
 
 async function* runProposals(proposals: string[], input: ConversationInput, append: (message: Message) => ConversationEvent): AsyncGenerator<ConversationEvent, void, undefined> {
   const { signal, deps } = input;
+  const sandbox = sandboxSettings(deps.config.shell.sandbox);
   const settings: ExecSettings = {
     ...(deps.config.shell.shell ? { shell: deps.config.shell.shell } : {}),
     timeoutMs: deps.config.shell.timeoutMs,
     maxOutputBytes: deps.config.shell.maxOutputBytes,
     ...(deps.cwd ? { cwd: deps.cwd } : {}),
     ...(deps.env ? { env: deps.env } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
+  const label = sandbox && proposals.length > 0 ? await sandboxLabel(sandbox, deps.cwd ?? process.cwd(), deps.env ?? process.env) : undefined;
   for (const proposal of proposals) {
-    const command: ProposedCommand = { id: randomUUID(), command: proposal, ...checkCommand(proposal) };
+    const command: ProposedCommand = { id: randomUUID(), command: proposal, ...checkCommand(proposal), ...(label ? { sandbox: label } : {}) };
     yield { type: 'command-proposed', command };
     const answer = signal.aborted ? undefined : await unlessAborted(input.confirmCommand(command), signal);
     if (!answer || answer.action === 'skip' || signal.aborted || answer.command.trim().length === 0) {

@@ -40,6 +40,8 @@ export interface Attachment {
   bytes: number;
   /** The text of a text file; a `data:<mime>;base64,…` URL for an image. */
   data: string;
+  /** An MCP resource (`@alias:uri`, `path` is `alias:uri`) rather than a file. */
+  origin?: 'resource';
 }
 
 export type Message =
@@ -142,6 +144,8 @@ export type ApprovalAnswer =
 export interface ProposedCommand extends CommandCheck {
   id: string;
   command: string;
+  /** With shell.sandbox: `sandboxed: …`, or why it will be refused. */
+  sandbox?: string;
 }
 
 export type CommandAnswer = { action: 'run'; command: string } | { action: 'skip' };
@@ -167,7 +171,7 @@ export type ConversationEvent =
   | { type: 'command-proposed'; command: ProposedCommand }
   | { type: 'command-started'; id: string; command: string }
   | { type: 'command-output'; id: string; chunk: string }
-  | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean }
+  | { type: 'command-exit'; id: string; exitCode: number | null; timedOut: boolean; truncated: boolean; refused?: boolean }
   | { type: 'command-skipped'; id: string }
   | { type: 'usage'; usage: Usage; tokensPerSecond?: number }
   /** The context of the request about to go out (estimated) or just answered (counted by the server). */

@@ -15,6 +15,7 @@ import { processEndLine } from './connect-failure';
 import { clientCapabilities } from './capabilities';
 import { guardToolLists } from './tool-list-guard';
 import { MAX_TOOLS } from './tool-list';
+import { sandboxedStdio } from './sandboxed-stdio';
 
 // Opens one client connection: picks the transport, attaches auth, falls back from streamable HTTP
 // to the legacy SSE transport when the server does not know the first POST.
@@ -130,7 +131,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   const config = spec.config;
   if (!isStdioServer(config)) return openHttp(config, context);
 
-  const transport = stdioTransport(config, context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
+  const transport = stdioTransport(await sandboxedStdio(config, context.options.env), context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
   transport.strayStdout.onLine = () => context.onStrayStdout?.(transport.strayStdout.tail.snapshot());
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer | string) => {

@@ -10,6 +10,7 @@ import { resolveConnectRequest } from './connect-request';
 import { answerServerRequests } from './client-requests';
 import type { Client } from '@modelcontextprotocol/client';
 import type { ElicitationAnswer, ElicitationRequest } from './types';
+import { McpCatalog, watchCatalog } from './catalog';
 
 export { McpInputError };
 export { aliasFromUrl } from './connect-request';
@@ -20,6 +21,15 @@ class McpManager implements McpManagerService {
   private readonly listeners = new Set<(event: McpEvent) => void>();
   private readonly calls: CallContext = { validator: new ArgumentValidator(), announced: new Set(), elicit: (request, signal) => this.elicit(request, signal) };
   private rootDirectories: string[];
+  /** Resources and prompts (catalog.ts); the manager only hands it the sessions. */
+  private readonly catalog = new McpCatalog((alias) => this.sessions.get(alias));
+  readonly resourceCatalog = this.catalog.resourceCatalog.bind(this.catalog);
+  readonly readResource = this.catalog.readResource.bind(this.catalog);
+  readonly subscribeResource = this.catalog.subscribeResource.bind(this.catalog);
+  readonly listPrompts = this.catalog.listPrompts.bind(this.catalog);
+  readonly getPrompt = this.catalog.getPrompt.bind(this.catalog);
+  readonly completeArgument = this.catalog.completeArgument.bind(this.catalog);
+  readonly onCatalogEvent = this.catalog.onCatalogEvent.bind(this.catalog);
 
   constructor(options: McpManagerOptions) {
     this.options = resolveOptions(options);
@@ -29,6 +39,8 @@ class McpManager implements McpManagerService {
   /** Each new client answers `roots/list` and `elicitation/create` (declared in capabilities.ts). */
   private prepareClient = (alias: string, client: Client): void => {
     answerServerRequests(client, alias, { features: this.options.features, roots: () => this.rootDirectories, elicit: (request, signal) => this.elicit(request, signal), emit: this.emit });
+    this.catalog.forget(alias);
+    watchCatalog(client, alias, this.catalog.emit);
   };
 
   private elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {

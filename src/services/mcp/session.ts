@@ -13,6 +13,8 @@ import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 import { ClientHandlers } from './client-handlers';
 import { UserWaits } from './user-waits';
+import { sandboxNote } from './sandboxed-stdio';
+import { isStdioServer } from '../config/schema';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.
@@ -49,6 +51,8 @@ export class ServerSession {
   ) {
     this.auth = new SessionAuth(alias, this.config, context.options, (level, message) => this.view.status(level, message));
     this.view = new SessionView(alias, describeTarget(spec), context.emit, () => this.auth.secrets(), context.options.limits);
+    const sandbox = this.config && isStdioServer(this.config) ? sandboxNote(this.config, context.options.env) : undefined;
+    if (sandbox) this.view.snapshot = { ...this.view.snapshot, sandbox };
     this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel, this.userWaits);
   }
 

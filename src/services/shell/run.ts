@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { createAsyncQueue } from '../shared/async-queue';
+import { prepareSandbox, wrapCommand, type SandboxSettings } from '../sandbox/index';
 
 export interface RunOptions {
   command: string;
@@ -19,6 +20,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL when the command is stopped. */
   killGraceMs?: number;
+  /** Confine the command with bubblewrap (config shell.sandbox); refused when that cannot be had. */
+  sandbox?: SandboxSettings;
 }
 
 export type RunEvent =
@@ -35,6 +38,8 @@ export type RunEvent =
       droppedBytes: number;
       /** Set when the shell could not be started at all. */
       error?: string;
+      /** Set when the command was not run: a sandbox was asked for and cannot be had here. */
+      refused?: string;
     };
 
 export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
@@ -57,10 +62,28 @@ export async function* runCommand(options: RunOptions): AsyncGenerator<RunEvent,
     return;
   }
 
+  const cwd = options.cwd ?? process.cwd();
   // /bin/sh only dup's stderr onto stdout and then becomes the user's shell (exec keeps the pid,
   // so the process group and the exit status are the command's own).
-  const child = spawn('/bin/sh', ['-c', 'exec "$0" -c "$1" 2>&1', shell, options.command], {
-    cwd: options.cwd ?? process.cwd(),
+  let argv = { command: '/bin/sh', args: ['-c', 'exec "$0" -c "$1" 2>&1', shell, options.command] };
+  if (options.sandbox) {
+    const prepared = await prepareSandbox(options.sandbox, cwd, env);
+    if (!prepared.ok) {
+      // Never unconfined instead: the config asked for the sandbox.
+      yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: false, truncated: false, droppedBytes: 0, refused: `shell.sandbox is set, but ${prepared.reason}` };
+      return;
+    }
+    if (options.signal?.aborted) {
+      yield { type: 'exit', exitCode: null, signal: null, timedOut: false, cancelled: true, truncated: false, droppedBytes: 0 };
+      return;
+    }
+    // bwrap's own complaints (a path gone since the plan) go into the output like the command's;
+    // it is the process group leader, and --die-with-parent ends what runs inside when it is stopped.
+    const wrapped = wrapCommand(prepared.bwrap, prepared.plan, argv.command, argv.args);
+    argv = { command: '/bin/sh', args: ['-c', 'exec "$0" "$@" 2>&1', wrapped.command, ...wrapped.args] };
+  }
+  const child = spawn(argv.command, argv.args, {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'ignore'],
     detached: true,

@@ -38,9 +38,9 @@ export function compactionItem(message: Extract<Message, { role: 'compaction' }>
 }
 
 /** How an attached file shows in the transcript (raw: sanitized when drawn). */
-export function attachmentLabel(attachment: Pick<Attachment, 'path' | 'kind' | 'bytes'>): string {
+export function attachmentLabel(attachment: Pick<Attachment, 'path' | 'kind' | 'bytes' | 'origin'>): string {
   const size = attachment.bytes < 1024 ? `${attachment.bytes} B` : `${Math.ceil(attachment.bytes / 1024)} KB`;
-  return `${attachment.kind === 'image' ? 'image ' : ''}${attachment.path} · ${size}`;
+  return `${attachment.kind === 'image' ? 'image ' : attachment.origin === 'resource' ? 'resource ' : ''}${attachment.path} · ${size}`;
 }
 
 let nextItemId = 0;
@@ -153,13 +153,13 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
         }),
       };
     case 'command-proposed':
-      return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '' }] };
+      return { items: [...closeStreaming(state.items), { kind: 'command', id: event.command.id, version: 0, command: event.command.command, state: 'proposed', output: '', ...(event.command.sandbox?.startsWith('sandboxed:') ? { sandboxed: true } : {}) }] };
     case 'command-started':
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, command: event.command, state: 'running' }) as ChatItem) };
     case 'command-output':
       return { items: updateItem(state.items, event.id, (item) => (item.kind === 'command' ? { ...item, output: item.output + event.chunk } : item)) };
     case 'command-exit':
-      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut }) as ChatItem) };
+      return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'done', exitCode: event.exitCode, timedOut: event.timedOut, ...(event.refused ? { refused: true } : {}) }) as ChatItem) };
     case 'command-skipped':
       return { items: updateItem(state.items, event.id, (item) => ({ ...item, state: 'skipped' }) as ChatItem) };
     case 'usage': {

@@ -1,12 +1,13 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { McpEvent } from '../../services/mcp/index';
-import type { McpSlice, ToolBudgetView } from '../types';
+import type { McpSlice, SidebarResource, ToolBudgetView } from '../types';
 import type { AppState } from '../store';
 
 export interface McpActions {
   applyMcpEvent: (event: McpEvent) => void;
   setInstructionState: (alias: string, state: 'sent' | 'off' | 'changed' | undefined) => void;
   setToolBudget: (view: ToolBudgetView) => void;
+  setResources: (alias: string, resources: SidebarResource[] | undefined) => void;
 }
 
 export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpActions> = (set) => ({
@@ -19,6 +20,11 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
       return { instructionStates: state ? { ...rest, [alias]: state } : rest };
     }),
   setToolBudget: (toolBudget) => set({ toolBudget }),
+  setResources: (alias, list) =>
+    set((current) => {
+      const { [alias]: _old, ...rest } = current.resources ?? {};
+      return { resources: list && list.length > 0 ? { ...rest, [alias]: list } : rest };
+    }),
   applyMcpEvent: (event) =>
     set((state) => {
       switch (event.type) {

@@ -29,6 +29,7 @@ export interface UiActions {
   setPicker: (picker: PickerState | undefined) => void;
   /** Changes the open picker (items arriving, filter, selection); nothing when none is open. */
   updatePicker: (update: Partial<PickerState>) => void;
+  setBackground: (background: 'dark' | 'light') => void;
 }
 
 export const EMPTY_EDITOR: EditorState = { text: '', cursor: 0, pastes: {}, literal: false, killed: '' };
@@ -51,6 +52,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice & UiActions> 
   sidebarUi: { expanded: [] },
   reasoningCollapsed: false,
   expandedIds: [],
+  background: 'dark',
 
   setFocus: (focus) => set({ focus }),
   cycleFocus: (direction, sidebarShown) =>
@@ -87,4 +89,5 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice & UiActions> 
   setExpandedIds: (expandedIds) => set({ expandedIds }),
   setPicker: (picker) => set({ picker }),
   updatePicker: (update) => set((state) => (state.picker ? { picker: { ...state.picker, ...update } } : {})),
+  setBackground: (background) => set({ background }),
 });

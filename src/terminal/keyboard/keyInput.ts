@@ -57,6 +57,7 @@ export class KeyInput {
   private readonly escapeDelayMs: number;
   /** Dropped terminal replies (count), for diagnostics and tests. */
   droppedReplies = 0;
+  private replyListeners: Array<(reply: string) => void> = [];
 
   constructor(
     private readonly source: InputSource,
@@ -94,11 +95,23 @@ export class KeyInput {
     };
   }
 
+  /**
+   * Hears the terminal's replies that never become keys: focus reports (`ESC[I`, `ESC[O`), colour
+   * answers (`ESC]11;rgb:…`). Returns the unsubscribe.
+   */
+  onReply(listener: (reply: string) => void): () => void {
+    this.replyListeners = [...this.replyListeners, listener];
+    return () => {
+      this.replyListeners = this.replyListeners.filter((entry) => entry !== listener);
+    };
+  }
+
   /** Feeds input as if read from the terminal (tests, and the source listener). */
   feed(chunk: string): void {
     clearTimeout(this.escapeTimer);
     const result = this.tokenizer.push(chunk, this.now());
     this.droppedReplies += result.dropped.length;
+    for (const reply of result.dropped) for (const listener of this.replyListeners) listener(reply);
     for (const event of result.events) this.dispatch(event);
     if (this.tokenizer.hasPending) {
       this.escapeTimer = setTimeout(() => {

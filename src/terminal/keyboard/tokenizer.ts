@@ -26,10 +26,16 @@ const PASTE_END = '\x1b[201~';
 export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
 /** An unterminated OSC/DCS string longer than this is abandoned. */
 const MAX_STRING_CHARS = 64 * 1024;
+/** How much of a string reply is kept for `dropped` (an OSC 11 colour reply is ~25 characters). */
+const KEPT_STRING_CHARS = 256;
 
 export interface TokenizerResult {
   events: KeyEvent[];
-  /** Terminal replies and unknown sequences that were dropped (for tests and diagnostics). */
+  /**
+   * Terminal replies and unknown sequences that were dropped: CSI sequences as read (`ESC[I`, a
+   * focus report), strings as `ESC ] text` without their terminator (`ESC]11;rgb:…`, a colour
+   * reply; the first 256 characters).
+   */
   dropped: string[];
 }
 
@@ -41,6 +47,7 @@ export class KeyTokenizer {
   private pasteText = '';
   private pasteTruncated = false;
   private stringLength = 0;
+  private stringText = '';
 
   /** True while a lone ESC (or an incomplete sequence) waits for more input. */
   get hasPending(): boolean {
@@ -142,26 +149,33 @@ export class KeyTokenizer {
 
   /** Inside an OSC/DCS/APC/PM/SOS string: everything up to BEL or ST is a reply, dropped. */
   private consumeString(input: string, start: number, dropped: string[]): number {
+    const keep = (end: number) => {
+      if (this.stringText.length < KEPT_STRING_CHARS) this.stringText += input.slice(start, Math.min(end, start + KEPT_STRING_CHARS - this.stringText.length));
+    };
     for (let i = start; i < input.length; i++) {
       const ch = input[i];
       if (ch === '\x07' || ch === '\x9c') {
+        keep(i);
         this.mode = 'normal';
-        dropped.push('string');
+        dropped.push(this.stringText);
         return i + 1;
       }
       if (ch === ESC) {
         if (i + 1 >= input.length) {
+          keep(i);
           this.pending = ESC;
           this.stringLength += i - start;
           return input.length;
         }
         if (input[i + 1] === '\\') {
+          keep(i);
           this.mode = 'normal';
-          dropped.push('string');
+          dropped.push(this.stringText);
           return i + 2;
         }
       }
     }
+    keep(input.length);
     this.stringLength += input.length - start;
     if (this.stringLength > MAX_STRING_CHARS) {
       this.mode = 'normal';
@@ -183,6 +197,7 @@ export class KeyTokenizer {
     if (kind === ']' || kind === 'P' || kind === '_' || kind === '^' || kind === 'X') {
       this.mode = 'string';
       this.stringLength = 0;
+      this.stringText = input.slice(i, i + 2);
       return { next: i + 2 };
     }
     if (kind === ESC) {

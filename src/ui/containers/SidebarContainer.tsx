@@ -40,7 +40,7 @@ function sidebarView(store: AppStore) {
   const state = store.getState();
   const ui = state.sidebarUi;
   const servers = state.order.map((alias) => state.servers[alias]).filter((server) => server !== undefined);
-  const rows = sidebarRows(servers, ui.expanded);
+  const rows = sidebarRows(servers, ui.expanded, state.resources);
   // Focusing the sidebar puts the cursor on the first server; keys act on what is drawn.
   const selected = effectiveSelection(rows, ui.selected);
   const index = Math.max(0, rows.findIndex((row) => row.id === selected));
@@ -56,13 +56,16 @@ function sidebarView(store: AppStore) {
 }
 
 /** Enter opens (a server that is not ready shows why; a tool shows its details); → expands. */
-function openRow({ store, opens }: SidebarArgs): boolean {
+function openRow({ store, controller, opens }: SidebarArgs): boolean {
   const { state, ui, row, expand, openServer } = sidebarView(store);
   if (!row) return true;
   if (row.kind === 'server') {
     // A server that is not ready has no tools to list: Enter shows why (its error and stderr).
     if (opens && state.servers[row.alias]?.state !== 'ready') openServer(row.alias);
     else expand(row.alias, opens ? !ui.expanded.includes(row.alias) : true);
+  } else if (row.uri !== undefined) {
+    // A resource: Enter shows it in the transcript (`:resource`, read from the server now).
+    if (opens) controller.submit(`:resource ${row.alias}:${row.uri}`);
   } else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
   if (ui.selected !== row.id) state.updateSidebarUi({ selected: row.id });
   return true;
@@ -105,7 +108,8 @@ export const SIDEBAR_ACTIONS = {
   'sidebar.toggleTool': ({ store, controller }) => {
     const { row } = sidebarView(store);
     if (!row) return true;
-    if (!controller.toggleTool) flashHint(store, 'switching tools is not available');
+    if (row.kind === 'resource') flashHint(store, 'a resource is not a tool: nothing to switch');
+    else if (!controller.toggleTool) flashHint(store, 'switching tools is not available');
     else controller.toggleTool(row.alias, row.kind === 'tool' ? row.tool : undefined);
     return true;
   },
@@ -254,8 +258,9 @@ export const SidebarContainer = memo(function SidebarContainer({ width, height, 
   const focus = useAppState(selectFocus);
   const ui = useAppState(selectSidebarUi);
   const budget = useAppState(selectToolBudget);
+  const resources = useAppState((state) => state.resources);
   useKeys((key) => handleSidebarKey(store, controller, key), KeyPriority.panel);
-  return <Sidebar servers={servers} width={width} height={height} focused={focus === 'sidebar'} theme={theme} ui={ui} {...(budget ? { budget } : {})} />;
+  return <Sidebar servers={servers} width={width} height={height} focused={focus === 'sidebar'} theme={theme} ui={ui} {...(budget ? { budget } : {})} {...(resources ? { resources } : {})} />;
 });
 
 /** A tool's details in place of the transcript, while the sidebar has the focus. */

@@ -22,7 +22,7 @@ function completionSources(store: AppStore, env: UiEnv, controller?: InputKeyDep
   const state = store.getState();
   const tools: string[] = [];
   for (const alias of state.order) for (const tool of state.servers[alias]?.tools ?? []) tools.push(`${alias}__${tool.name}`);
-  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [], roots: controller?.roots?.() ?? [] };
+  return { commands: env.commands ?? DEFAULT_COMMANDS, models: env.modelNames, aliases: state.order, tools, sessions: env.sessionIds?.() ?? [], roots: controller?.roots?.() ?? [], prompts: controller?.promptNames?.() ?? [] };
 }
 
 const NOTHING_TO_COMPLETE = 'nothing to complete';

@@ -99,7 +99,7 @@ export const KEYMAP = [
 
   { where: 'sidebar', keys: '↑ / ↓', does: 'select a server or tool', short: '↑↓ select', bind: { up: 'sidebar.up', down: 'sidebar.down' } },
   { where: 'sidebar', keys: 'Home / End', does: 'select the first / last row', bind: { home: 'sidebar.first', end: 'sidebar.last' } },
-  { where: 'sidebar', keys: 'Enter', does: "expand a server's tools (a server that is not ready shows its error and stderr); on a tool, show its description and input schema", short: 'Enter open', bind: { return: 'sidebar.open' } },
+  { where: 'sidebar', keys: 'Enter', does: "expand a server's tools and resources (a server that is not ready shows its error and stderr); on a tool, show its description and input schema; on a resource (`◇`, `●` when it changed), show it in the transcript", short: 'Enter open', bind: { return: 'sidebar.open' } },
   { where: 'sidebar', keys: '→ / ←', does: "expand / fold a server's tools (→ on a tool shows its details)", bind: { right: 'sidebar.expand', left: 'sidebar.fold' } },
   { where: 'sidebar', keys: 'i', does: "show the selected server's details: state, error, the last lines of its stderr", short: 'i info', bind: { i: 'sidebar.info' } },
   { where: 'sidebar', keys: 'r', does: 'reconnect the selected server', short: 'r reconnect', bind: { r: 'sidebar.reconnect' } },

@@ -17,9 +17,15 @@ export const COMMAND_BUTTONS: FrameButton[] = [
  * scrolls. Above it, what services/shell/danger.ts found: dangerous shapes (a warning, never a
  * verdict that anything else is safe) and hidden characters (then it runs only after an edit).
  */
-export function commandParts(command: string, columns: number, check: Pick<ProposedCommand, 'warnings' | 'mustEdit'> = {}): FrameParts {
-  const header: Line[] = [[{ text: 'proposed by the model, runs in your shell here', tone: 'muted' }]];
+export function commandParts(command: string, columns: number, check: Pick<ProposedCommand, 'warnings' | 'mustEdit' | 'sandbox'> = {}): FrameParts {
+  const header: Line[] = [[{ text: check.sandbox ? 'proposed by the model' : 'proposed by the model, runs in your shell here', tone: 'muted' }]];
   const compactHeader: Line[] = [];
+  // How config shell.sandbox confines it (or that it will be refused): kept even when compact.
+  if (check.sandbox) {
+    const sandboxLines = wrapWords(sanitizeLabel(check.sandbox), columns, check.sandbox.startsWith('sandboxed:') ? 'muted' : 'warn');
+    pushAll(header, sandboxLines);
+    pushAll(compactHeader, sandboxLines.slice(0, 1));
+  }
   for (const warning of check.warnings ?? []) pushAll(header, wrapWords(`▲ This command ${sanitizeLabel(warning)}.`, columns, 'warn'));
   if (check.mustEdit) pushAll(header, wrapWords(`▲ It cannot run as proposed: ${sanitizeLabel(check.mustEdit)}. e edits it without them.`, columns, 'warn'));
   const flags = [...(check.warnings ?? []), ...(check.mustEdit ? ['edit to run: hidden characters'] : [])];

@@ -65,26 +65,53 @@ export const InputBar = memo(function InputBar({ editor, focused, width, maxRows
   const laidOut = editorRows(editor, inputTextColumns(width), true);
   const rows = focused ? laidOut.rows : laidOut.rows.map((row) => row.map((seg) => (seg.tone === 'cursor' ? { ...seg, tone: undefined } : seg)));
   const { shown, first } = visibleRows(rows, laidOut.cursorRow, Math.max(1, maxRows));
+  // Once the bar stops growing, the border says how many rows are out of view above and below.
+  const above = empty ? 0 : first;
+  const below = empty ? 0 : rows.length - first - shown.length;
+  const borderColor = focused ? theme.focusBorder : theme.border;
   return (
-    <Box width={width} flexDirection="column" borderStyle="round" borderColor={focused ? theme.focusBorder : theme.border} paddingLeft={1}>
-      {empty ? (
-        <Box paddingRight={1}>
-          <Text wrap="truncate-end">
-            <Text color={promptColor}>{prompt}</Text>
-            <Text inverse={focused}> </Text>
-            <Text color={theme.muted} dimColor={!theme.color}>
-              {placeholder ?? 'Ask anything · :help lists commands and keys'}
+    <Box width={width} flexDirection="column">
+      {above > 0 ? <BorderWithLabel width={width} top label={hiddenLabel(above, 'above')} color={borderColor} theme={theme} /> : null}
+      {/* Keyed by which borders it draws: Ink sets a border edge when shown but never clears it. */}
+      <Box key={`${above > 0}:${below > 0}`} width={width} flexDirection="column" borderStyle="round" borderTop={above === 0} borderBottom={below === 0} borderColor={borderColor} paddingLeft={1}>
+        {empty ? (
+          <Box paddingRight={1}>
+            <Text wrap="truncate-end">
+              <Text color={promptColor}>{prompt}</Text>
+              <Text inverse={focused}> </Text>
+              <Text color={theme.muted} dimColor={!theme.color}>
+                {placeholder ?? 'Ask anything · :help lists commands and keys'}
+              </Text>
             </Text>
-          </Text>
-        </Box>
-      ) : (
-        shown.map((row, index) => (
-          <Box key={first + index} flexDirection="row">
-            <Text color={promptColor}>{first + index === 0 ? prompt : '  '}</Text>
-            <LineText line={row} theme={theme} />
           </Box>
-        ))
-      )}
+        ) : (
+          shown.map((row, index) => (
+            <Box key={first + index} flexDirection="row">
+              <Text color={promptColor}>{first + index === 0 ? prompt : '  '}</Text>
+              <LineText line={row} theme={theme} />
+            </Box>
+          ))
+        )}
+      </Box>
+      {below > 0 ? <BorderWithLabel width={width} top={false} label={hiddenLabel(below, 'below')} color={borderColor} theme={theme} /> : null}
     </Box>
   );
 });
+
+export const hiddenLabel = (count: number, where: 'above' | 'below') => `${where === 'above' ? '↑' : '↓'} ${count} more line${count === 1 ? '' : 's'} ${where}`;
+
+/** A round border row with a note in it: `╭─ ↑ 3 more lines above ───╮`. */
+function BorderWithLabel({ width, top, label, color, theme }: { width: number; top: boolean; label: string; color: string | undefined; theme: Theme }) {
+  const inner = Math.max(0, width - 2);
+  const text = ` ${label} `.slice(0, Math.max(0, inner - 1));
+  const rest = Math.max(0, inner - 1 - text.length);
+  return (
+    <Text wrap="truncate-end">
+      <Text color={color}>{top ? '╭─' : '╰─'}</Text>
+      <Text color={theme.marker} dimColor={!theme.color}>
+        {text}
+      </Text>
+      <Text color={color}>{`${'─'.repeat(rest)}${top ? '╮' : '╯'}`}</Text>
+    </Text>
+  );
+}

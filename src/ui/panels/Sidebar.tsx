@@ -3,7 +3,7 @@ import { memo } from 'react';
 import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import { toolBadge } from './toolBadges';
-import type { SidebarUi, ToolBudgetView } from '../../state/types';
+import type { SidebarResource, SidebarUi, ToolBudgetView } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
@@ -18,6 +18,8 @@ export interface SidebarProps {
   ui?: SidebarUi;
   /** Each tool's cost and switch (absent until the session computed it). */
   budget?: ToolBudgetView;
+  /** Each server's resources, listed under its tools (Enter shows one). */
+  resources?: Record<string, SidebarResource[]>;
 }
 
 /** `312`, `4.1k`, `12k`: token counts for a narrow column (README.md, "Tool budget"). */
@@ -86,21 +88,25 @@ export function stderrLine(line: string): string {
 /** A selectable row: a server, or one of its tools when the server is expanded. */
 export interface SidebarRow {
   id: string;
-  kind: 'server' | 'tool';
+  kind: 'server' | 'tool' | 'resource';
   alias: string;
   tool?: string;
+  uri?: string;
 }
 
 export const serverRowId = (alias: string) => `s:${alias}`;
 export const toolRowId = (alias: string, tool: string) => `t:${alias}:${tool}`;
+export const resourceRowId = (alias: string, uri: string) => `r:${alias}:${uri}`;
+const CHANGED_MARK = ' ●';
 
 /** The rows ↑/↓ move through, in order. */
-export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string[]): SidebarRow[] {
+export function sidebarRows(servers: ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]> = {}): SidebarRow[] {
   const rows: SidebarRow[] = [];
   for (const server of servers) {
     rows.push({ id: serverRowId(server.alias), kind: 'server', alias: server.alias });
     if (!expanded.includes(server.alias)) continue;
     for (const tool of server.tools) rows.push({ id: toolRowId(server.alias, tool.name), kind: 'tool', alias: server.alias, tool: tool.name });
+    for (const resource of resources[server.alias] ?? []) rows.push({ id: resourceRowId(server.alias, resource.uri), kind: 'resource', alias: server.alias, uri: resource.uri });
   }
   return rows;
 }
@@ -128,7 +134,7 @@ function indented(text: string, tone: Tone, columns: number, maxRows = Infinity)
   return shown.map((line) => [{ text: NOTE_INDENT }, ...line]);
 }
 
-/** Lines under a server that say what is wrong: the error, stderr tail, or where to authorize. */
+/** Lines under a server that say what is wrong (the error, stderr tail, or where to authorize) and whether it is sandboxed. */
 function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   const lines: Line[] = [];
   if (server.state === 'error' && server.error) {
@@ -147,6 +153,8 @@ function serverNotes(server: ServerSnapshot, columns: number): Line[] {
   } else if (server.state === 'disconnected' && server.error) {
     pushAll(lines, indented(sanitizeLabel(server.error), 'muted', columns, 2));
   }
+  // How its `sandbox` config confines a stdio server; an error above already says why it was refused.
+  if (server.sandbox && server.state !== 'error') pushAll(lines, indented(sanitizeLabel(server.sandbox), 'muted', columns, 2));
   return lines;
 }
 
@@ -199,7 +207,19 @@ function toolRight(alias: string, tool: string, budget: ToolBudgetView | undefin
   return { text: `${cost}${entry.switched ? SWITCHED_MARK : ''}`, tone: 'muted', off: false };
 }
 
-function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView): DrawnRow[] {
+/** A server's resources under its tools: `◇ name`, `●` when a subscribed one changed. */
+function resourceRows(alias: string, resources: readonly SidebarResource[], selectedId: string | undefined, columns: number, focused: boolean, header: number): DrawnRow[] {
+  return resources.map((resource, index) => {
+    const id = resourceRowId(alias, resource.uri);
+    const branch = index === resources.length - 1 ? '└ ' : '├ ';
+    const mark = resource.changed ? CHANGED_MARK : '';
+    const name = truncate(sanitizeLabel(resource.name), Math.max(1, columns - 7 - mark.length));
+    const line: Line = [{ text: `  ${branch}`, tone: 'muted' }, { text: '◇ ', tone: 'accent' }, { text: name }, ...(mark ? [{ text: mark, tone: 'warn' as const }] : [])];
+    return { id, line: cursorRow(line, selectedId === id, focused, columns), header };
+  });
+}
+
+function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string | undefined, columns: number, focused: boolean, budget?: ToolBudgetView, resources: Record<string, SidebarResource[]> = {}): DrawnRow[] {
   const drawn: DrawnRow[] = [];
   for (const server of servers) {
     const id = serverRowId(server.alias);
@@ -211,7 +231,8 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     const nameRoom = Math.max(1, columns - textWidth(right) - 5);
     const name = truncate(sanitizeLabel(server.alias), nameRoom);
     // Only a server with tools to show can be expanded; the others open their details.
-    const marker = open ? EXPANDED : server.state === 'ready' && server.tools.length > 0 ? COLLAPSED : ' ';
+    const listed = resources[server.alias] ?? [];
+    const marker = open ? EXPANDED : server.state === 'ready' && server.tools.length + listed.length > 0 ? COLLAPSED : ' ';
     const line: Line = [
       { text: marker, tone: 'muted' },
       { text: GLYPH[server.state], tone: STATE_TONE[server.state] },
@@ -226,7 +247,7 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
     if (!open) continue;
     server.tools.forEach((tool, index) => {
       const toolId = toolRowId(server.alias, tool.name);
-      const branch = index === server.tools.length - 1 ? '└ ' : '├ ';
+      const branch = index === server.tools.length - 1 && listed.length === 0 ? '└ ' : '├ ';
       const badge = toolBadge(tool);
       const cost = toolRight(server.alias, tool.name, budget);
       // The badge (look-alike or hidden characters) and the cost column take their room first.
@@ -242,6 +263,7 @@ function drawRows(servers: ServerSnapshot[], ui: SidebarUi, selectedId: string |
       drawn.push({ id: toolId, line: cursorRow(toolLine, selectedId === toolId, focused, columns), header });
     });
     if (server.tools.length === 0) drawn.push({ line: [{ text: '    no tools', tone: 'muted' }], id, header });
+    pushAll(drawn, resourceRows(server.alias, listed, selectedId, columns, focused, header));
   }
   return drawn;
 }
@@ -273,13 +295,13 @@ function budgetFooter(budget: ToolBudgetView): string[] {
 }
 
 /** Every MCP server with its status; browsing expands a server's tools. */
-export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget }: SidebarProps) {
+export const Sidebar = memo(function Sidebar({ servers, width, height, focused, theme, ui = { expanded: [] }, budget, resources }: SidebarProps) {
   const columns = Math.max(4, width - 4);
   const ready = servers.filter((server) => server.state === 'ready').length;
   // Focused, the cursor is always on a row; unfocused, only a row the user chose keeps its mark.
-  const rows = sidebarRows(servers, ui.expanded);
+  const rows = sidebarRows(servers, ui.expanded, resources);
   const selectedId = focused ? effectiveSelection(rows, ui.selected) : rows.find((row) => row.id === ui.selected)?.id;
-  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget);
+  const drawn = drawRows(servers, ui, selectedId, columns, focused, budget, resources);
   // The last row says what the model gets, and that switches made here are remembered.
   const footer = budget && servers.some((server) => server.state === 'ready') ? budgetFooter(budget) : [];
   const listRows = Math.max(1, height - 3 - footer.length);

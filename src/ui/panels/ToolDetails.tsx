@@ -81,6 +81,7 @@ export function serverDetailLines(alias: string, server: ServerSnapshot | undefi
     .filter(Boolean)
     .join(' · ');
   if (about) pushAll(lines, wrapWords(sanitizeLabel(about), columns, 'muted'));
+  if (server.sandbox) pushAll(lines, wrapWords(sanitizeLabel(server.sandbox), columns, 'muted'));
   if (server.error) { lines.push([]); pushAll(lines, wrapWords(sanitizeLabel(server.error), columns, server.state === 'error' ? 'error' : 'warn')); }
   if (server.authUrl) {
     lines.push([], [{ text: 'sign in here (o in the sidebar opens it in a browser):', tone: 'muted' }]);

@@ -20,12 +20,20 @@ const OURS: RegExp[] = [
   // Scrolling: a scroll region (set and reset) and scrolling it up or down.
   /^\x1b\[([0-9]+;[0-9]+)?r/,
   /^\x1b\[[0-9]*[ST]/,
-  // Cursor hide/show, alternate screen, bracketed paste mode, synchronized output.
-  /^\x1b\[\?(25|1049|2004|2026)[hl]/,
+  // Cursor hide/show, alternate screen, focus reports, bracketed paste mode, synchronized output.
+  /^\x1b\[\?(25|1004|1049|2004|2026)[hl]/,
 ];
 
+/**
+ * Whole sequences of ours that a pattern above cannot allow on its own: the one question asked of
+ * the terminal, its background colour (OSC 11, ended by BEL; terminal/background.ts).
+ */
+const OUR_QUERIES = ['\x1b]11;?\x07'];
+const withoutOurQueries = (raw: string) => OUR_QUERIES.reduce((text, query) => text.split(query).join(''), raw);
+
 /** Every ESC in `raw` that does not start one of our sequences, with what follows it. */
-export function foreignEscapes(raw: string): string[] {
+export function foreignEscapes(output: string): string[] {
+  const raw = withoutOurQueries(output);
   const found: string[] = [];
   for (let index = raw.indexOf('\x1b'); index !== -1; index = raw.indexOf('\x1b', index + 1)) {
     const rest = raw.slice(index, index + 24);
@@ -41,7 +49,8 @@ export function foreignEscapes(raw: string): string[] {
 const RAW_CONTROL = /[\x00-\x09\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Each raw control character found, as `U+XXXX` with a little context. */
-export function rawControls(raw: string): string[] {
+export function rawControls(output: string): string[] {
+  const raw = withoutOurQueries(output);
   const found: string[] = [];
   for (const match of raw.matchAll(RAW_CONTROL)) {
     const at = match.index;

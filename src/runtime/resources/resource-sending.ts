@@ -1,0 +1,84 @@
+// Sending a message that names MCP resources (`@alias:uri`): the resources are read first, then
+// the message is queued with them attached, in the order messages were sent (a message without
+// resources waits behind one still being read). A resource that cannot be read keeps the message
+// back (it returns to an empty input) with a line saying why. Attached resources are subscribed
+// when the server takes subscriptions, and a change is reported once.
+import type { Attachment } from '../../services/conversation/types';
+import type { McpManagerService } from '../../services/mcp/index';
+import type { AppStore } from '../../state/store';
+import { createFileCompletion } from '../attachments/file-completion';
+import type { CompletionSource } from '../completion';
+import type { Job } from '../turns';
+import { findResourceReferences, readResourceAttachments, referenceProblem } from './resource-attach';
+import { createResourceIndex, mergeCompletions, type ResourceIndex } from './resource-index';
+
+/** How long a message naming a server that is still connecting waits for it. */
+const CONNECT_WAIT_MS = 30_000;
+
+export interface ResourceSendingDeps {
+  mcp: McpManagerService;
+  cwd: string;
+  store: AppStore;
+  status: (level: 'info' | 'warn' | 'error', text: string) => void;
+  enqueue: (job: Job) => void;
+}
+
+export interface ResourceSending {
+  index: ResourceIndex;
+  /** `@` completion: the files here and the servers' resources. */
+  completion: CompletionSource;
+  /** Why the message cannot go as typed (a template parameter left in), checked before it leaves the input. */
+  precheck(text: string): string | undefined;
+  send(text: string, attachments: Attachment[]): void;
+  close(): void;
+}
+
+export function createResourceSending({ mcp, cwd, store, status, enqueue }: ResourceSendingDeps): ResourceSending {
+  const index: ResourceIndex = createResourceIndex(
+    mcp,
+    (alias, uri) => status('info', `mcp ${alias}: ${uri} changed since it was attached; mention @${alias}:${uri} again to send the new text`),
+    // The sidebar lists each server's resources under its tools.
+    (alias) => {
+      const catalog = index.catalogs().find((one) => one.alias === alias);
+      const changed = index.updated();
+      store.getState().setResources(alias, catalog?.resources.map((resource) => ({ uri: resource.uri, name: resource.title ?? resource.name, ...(changed.has(`${alias}:${resource.uri}`) ? { changed: true } : {}) })));
+    },
+  );
+  const aliases = () => mcp.servers().map((snapshot) => snapshot.alias);
+  let chain: Promise<void> = Promise.resolve();
+  let reading = 0;
+  const queue = (text: string, attachments: Attachment[]) => enqueue({ kind: 'chat', text, ...(attachments.length > 0 ? { attachments } : {}) });
+
+  return {
+    index,
+    completion: mergeCompletions(createFileCompletion(cwd), index.completion),
+    precheck: (text) => findResourceReferences(text, aliases()).map(referenceProblem).find(Boolean),
+    send(text, attachments) {
+      const references = findResourceReferences(text, aliases());
+      if (references.length === 0 && reading === 0) return queue(text, attachments);
+      reading += 1;
+      chain = chain
+        .then(async () => {
+          // A message sent while its server is still starting waits for it rather than failing.
+          const starting = new Set(mcp.servers().filter((server) => server.state === 'connecting').map((server) => server.alias));
+          if (references.some((reference) => starting.has(reference.alias))) await mcp.settled(CONNECT_WAIT_MS);
+          const read = await readResourceAttachments(mcp, references);
+          if (read.problems.length > 0) {
+            status('warn', `not sent: ${read.problems.join('; ')}`);
+            if (store.getState().editor.text.length === 0) store.getState().setDraft(text);
+            return;
+          }
+          queue(text, [...attachments, ...read.attachments]);
+          for (const reference of references) {
+            index.markRead(reference.alias, reference.uri);
+            void mcp.subscribeResource?.(reference.alias, reference.uri);
+          }
+        })
+        .catch((error: unknown) => status('error', `not sent: ${(error as Error).message}`))
+        .finally(() => {
+          reading -= 1;
+        });
+    },
+    close: () => index.close(),
+  };
+}
