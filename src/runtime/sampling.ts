@@ -120,6 +120,10 @@ export function createSampler(deps: SamplerDeps): SamplingHandler {
     const capped = { ...request, maxTokens: Math.min(request.maxTokens, limits.maxTokens) };
     const model = modelFor();
     const modelName = model?.name ?? '(none)';
+    // Images go to the model as image_url parts: only to one that reads them (`vision: true`, as for @files).
+    if (model && model.vision !== true && request.messages.some((message) => message.content.some((part) => part.type === 'image'))) {
+      return refuse(`the request carries an image and ${modelName} is not marked vision: true in the config (models.${modelName}.vision)`);
+    }
     const attended = prompter && !limits.autoApprove ? prompter : undefined;
     try {
       let approved = capped;
@@ -128,7 +132,8 @@ export function createSampler(deps: SamplerDeps): SamplingHandler {
         if ('action' in asked) return asked;
         approved = asked;
       } else {
-        deps.report('info', `${who}: sampling with ${modelName} without asking (${approved.messages.length} message${approved.messages.length === 1 ? '' : 's'}, up to ${approved.maxTokens} tokens)`);
+        const context = approved.includeContext && approved.includeContext !== 'none' ? `; it asked for context (${approved.includeContext}): none is included` : '';
+        deps.report('info', `${who}: sampling with ${modelName} without asking (${approved.messages.length} message${approved.messages.length === 1 ? '' : 's'}, up to ${approved.maxTokens} tokens${context})`);
       }
       // The person may stop the model (the frame's Cancel); the server may cancel the request.
       const run = new AbortController();

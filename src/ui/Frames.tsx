@@ -16,9 +16,10 @@ import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, newFrameUi
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
-import { useAppState, useAppStoreApi, useUiEnv } from './StoreContext';
+import { useAppState, useAppStoreApi, useUiEnv, type UiEnv } from './StoreContext';
 import { actionFor } from './keys/keymap';
 import { editorFromText, expandText } from './input/editor';
+import type { AppStore } from '../state/store';
 
 /** What the last drawn frame showed; keys are checked against it. */
 interface ShownFrame {
@@ -136,6 +137,7 @@ function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind' | 'r
  */
 export function useActiveFrame(width: number, maxHeight: number, theme: Theme, screenRows = maxHeight): { node: ReactNode; height: number } {
   const store = useAppStoreApi();
+  const env = useUiEnv();
   const approval = useAppState(selectApprovalHead);
   const approvalCount = useAppState(selectApprovalCount);
   const command = useAppState(selectCommandHead);
@@ -147,7 +149,6 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   const formUi = useAppState(selectFormUi);
   const sampling = useAppState((state) => state.samplings[0]);
   const samplingCount = useAppState((state) => state.samplings.length);
-  const editExternally = useUiEnv().editExternally;
   const shown = useRef<ShownFrame | undefined>(undefined);
   // When the head was first drawn. A frame's key delay counts from then: a command queued behind
   // approvals (or pushed back by one) was queued long before the user sees it.
@@ -199,7 +200,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     armedLater = early && !locked;
     shown.current = { id: head.id, kind: 'elicitation', shownAt, total: 0, viewport: 0, width, lead: 0, locked };
     height = layout.height;
-    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : 'Open this URL?';
+    const title = elicitation.request.mode === 'form' ? 'A server asks for input' : elicitation.request.retry ? 'Run the call again?' : 'Open this URL?';
     node = <ElicitationFrame title={title} layout={layout} position={1} count={elicitationCount} width={width} theme={theme} tone={elicitation.urlProblem ? 'warn' : 'accent'} />;
   } else if (head) {
     const headKey = `${head.kind}:${head.id}`;
@@ -260,7 +261,24 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     }
     if (current.kind === 'elicitation') return elicitationKey(store.getState(), key, drawn, (hint) => flashHint(store, hint));
     const ui = uiFor(state.frameUi, current, drawn.width, drawn.lead);
-    if (ui.mode === 'args' && actionFor('line', key) === 'line.externalEditor') return editArgumentsExternally(store, ui, editExternally);
+    if (ui.mode === 'args' && actionFor('line', key) === 'line.externalEditor') {
+      // Only if the same frame still has the arguments field open when the editor returns.
+      editInEditor(env, store, expandText(ui.field), (text) => {
+        const now = store.getState().frameUi;
+        if (now?.id === ui.id && now.mode === 'args') store.getState().setFrameUi({ ...now, field: editorFromText(text) });
+      });
+      return true;
+    }
+    if ((current.kind === 'samplingRequest' || current.kind === 'samplingResult') && actionFor('sampling', key) === 'sampling.externalEditor') {
+      // The saved text opens in the edit field: it is used only by a deliberate Enter there, as typed edits are.
+      editInEditor(env, store, ui.mode === 'edit' ? expandText(ui.field) : (current.command ?? ''), (text) => {
+        const now = store.getState();
+        const head = headOf(now);
+        if (head?.id !== current.id) return;
+        now.setFrameUi({ ...uiFor(now.frameUi, head, drawn.width, drawn.lead), mode: 'edit', field: editorFromText(text), button: 1 });
+      });
+      return true;
+    }
     let result = frameKey(ui, key, keyContext(current, drawn));
     if (drawn.locked && result.answer && allows(result.answer)) result = { ui: result.ui, handled: true, hint: drawn.locked };
     if (result.ui !== ui) state.setFrameUi(result.ui);
@@ -277,26 +295,17 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
   return { node, height };
 }
 
-/** Ctrl+G in the arguments field: the JSON goes to $VISUAL / $EDITOR; what is saved comes back into the field. */
-function editArgumentsExternally(store: ReturnType<typeof useAppStoreApi>, ui: FrameUi, edit: UiEnvEditor | undefined): boolean {
-  if (!edit) {
+/** Runs the external editor on `text` (Ctrl+G); `use` gets what was saved; a failure is a status line. */
+function editInEditor(env: UiEnv, store: AppStore, text: string, use: (text: string) => void): void {
+  if (!env.editExternally) {
     flashHint(store, 'no external editor here');
-    return true;
+    return;
   }
-  void edit(expandText(ui.field)).then((result) => {
-    const state = store.getState();
-    if ('error' in result) {
-      state.addStatus('error', `external editor: ${result.error}; the arguments field is unchanged`);
-      return;
-    }
-    // Only if the same frame still has the field open.
-    const now = state.frameUi;
-    if (now?.id === ui.id && now.mode === 'args') state.setFrameUi({ ...now, field: editorFromText(result.text) });
+  void env.editExternally(text).then((result) => {
+    if ('error' in result) store.getState().addStatus('error', `external editor: ${result.error}; the frame is unchanged`);
+    else use(result.text);
   });
-  return true;
 }
-
-type UiEnvEditor = (text: string) => Promise<{ text: string } | { error: string }>;
 
 /** The form frame's state for this head: its own once keys were pressed, else fresh from the prefilled inputs. */
 function formUiFor(pending: PendingElicitation, formUi: FormUi | undefined): FormUi {
@@ -319,7 +328,7 @@ function elicitationKey(state: AppState, key: Parameters<typeof formKey>[1], dra
   if (!pending) return false;
   const ui = formUiFor(pending, state.formUi);
   if (pending.request.mode === 'url') {
-    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked });
+    const result = linkKey(ui.button, key, { shownAt: drawn.shownAt, urlProblem: pending.urlProblem ?? drawn.locked, retry: pending.request.retry !== undefined });
     if (result.button !== ui.button) state.setFormUi({ ...ui, button: result.button });
     if (result.hint) hint(result.hint);
     if (result.answer) state.answerElicitation(result.answer, pending.id);

@@ -96,6 +96,35 @@ describe('sampling frame', () => {
     expect(probe.answer).toEqual({ action: 'edit', text: '### user\nResource context: say hi now' });
   });
 
+  it('Ctrl+G edits the request in $EDITOR; what was saved waits in the edit field for Enter', async () => {
+    const edited: string[] = [];
+    h = app.render({ columns: 120, rows: 40, env: { editExternally: async (text) => (edited.push(text), { text: '### user\nwritten in the editor' }) } });
+    const probe = await review('request');
+    await pastDelay();
+    await h.type('\x07');
+    await h.settle();
+    expect(edited).toEqual(['### user\nResource context: say hi']);
+    expect(h.screen()).toContain('Enter use the edit · Ctrl+J new line · Esc back');
+    expect(h.screen()).toContain('written in the editor');
+    expect(probe.answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(50);
+    await h.type('\r');
+    await h.settle();
+    expect(probe.answer).toEqual({ action: 'edit', text: '### user\nwritten in the editor' });
+  });
+
+  it('Ctrl+G on the answer: the saved text is what goes back after Enter', async () => {
+    h = app.render({ columns: 120, rows: 40, env: { editExternally: async () => ({ text: 'answer from the editor' }) } });
+    const probe = await review('result', {}, 'model answer');
+    await pastDelay();
+    await h.type('\x07');
+    await h.settle();
+    await vi.advanceTimersByTimeAsync(50);
+    await h.type('\r');
+    await h.settle();
+    expect(probe.answer).toEqual({ action: 'approve', text: 'answer from the editor' });
+  });
+
   it("the answer is shown for approval again, and waits behind a tool call's frame", async () => {
     h = app.render({ columns: 120, rows: 40 });
     const call = await askApproval(h, { id: 'call-1', wireName: 'everything__echo', alias: 'everything', tool: 'echo', rawArguments: '{}', arguments: {} });

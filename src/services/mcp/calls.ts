@@ -9,12 +9,15 @@ import { followTaskCall, type TaskRegistry } from './task-calls';
 import { ToolTask, type TaskEnd } from './tasks';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CallToolOptions, ElicitationHandler, McpEvent, ToolCallOutcome } from './types';
-import { offerRequiredUrls, urlElicitationsOf } from './url-required';
+import { askToRetry, offerRequiredUrls, urlElicitationsOf } from './url-required';
 import type { ArgumentValidator } from './validate';
 
 // Every call ends in text for the model, whatever went wrong (docs/ARCHITECTURE.md, Conversation rules). Nothing here throws.
 
 import { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR } from './texts';
+
+/** The longest a timer can be (about 24.8 days): the SDK's own timeout never fires; ours does (call-timeout.ts). */
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
 export { ARGUMENTS_INVALID, CANCELLED, DISPATCH_FAILED, TRANSPORT_ERROR };
 
@@ -86,20 +89,21 @@ export async function callSessionTool(
 
   const timeoutMs = options.timeoutMs ?? session.toolTimeoutMs;
   const clock = new CallClock(timeoutMs);
-  // The overall bound is ours, not the SDK's maxTotalTimeout: when that one fires (on a progress
-  // notification) the SDK fails the call without telling the server, which keeps working and
-  // sending progress. Aborting sends notifications/cancelled like any other cancel.
-  const overall = clock.overallSignal(options.signal);
+  // Both limits are ours, not the SDK's: its maxTotalTimeout fails the call without telling the
+  // server, which keeps working, and its timeout cannot stand still while the server waits for
+  // the user (a form asked in the middle of the call). Aborting sends notifications/cancelled.
+  const guard = clock.guard(options.signal, session.userWaits);
   try {
     if (callsAsTask(info, session.snapshot)) {
       const ended = await followTaskCall(
-        (onStatus) => ToolTask.start(connection.client, { name: tool, arguments: args }, { signal: overall.signal, timeoutMs, onStatus }),
-        { ...options, signal: overall.signal },
-        { alias, tool, registry: context.tasks, clock, emit: context.emit, redact: (text) => session.redact(text), outcomeOf: (end) => taskEndOutcome(session, tool, end, context) },
+        (onStatus) => ToolTask.start(connection.client, { name: tool, arguments: args }, { signal: guard.signal, timeoutMs, onStatus }),
+        { ...options, signal: guard.signal },
+        { alias, tool, registry: context.tasks, clock: guard, emit: context.emit, redact: (text) => session.redact(text), outcomeOf: (end) => taskEndOutcome(session, tool, end, context) },
       );
       if (ended.kind === 'background') return outcome('ok', backgroundNote(alias, tool, ended.taskId), false);
       if (ended.kind === 'cancelled') {
-        if (overall.expired()) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(undefined, true)}`);
+        const expired = guard.expired();
+        if (expired) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(undefined, expired === 'overall')}`);
         return outcome('cancelled', CANCELLED);
       }
       return taskEndOutcome(session, tool, ended.end, context);
@@ -107,12 +111,11 @@ export async function callSessionTool(
     const result = await connection.client.callTool(
       { name: tool, arguments: args },
       {
-        signal: overall.signal,
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
+        signal: guard.signal,
+        timeout: NO_SDK_TIMEOUT_MS,
         // Always asked for: progress is what extends the timeout, whether or not it is shown.
         onprogress: (progress: { progress: number; total?: number; message?: string }) => {
-          clock.noteProgress();
+          guard.progress();
           options.onProgress?.({
             progress: progress.progress,
             ...(progress.total !== undefined ? { total: progress.total } : {}),
@@ -124,7 +127,8 @@ export async function callSessionTool(
     return resultOutcome(session, tool, result, context);
   } catch (error) {
     if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
-    if (overall.expired()) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(error, true)}`);
+    const expired = guard.expired();
+    if (expired) return outcome('timeout', `${TRANSPORT_ERROR}${clock.timeoutMessage(error, expired === 'overall')}`);
     // A server asking for a wider scope mid-session: the user authorizes, the call runs once more.
     if (isUnauthorized(error) && !retried && (await session.completePendingAuthorization(options.signal))) {
       return callSessionTool(session, tool, args, options, context, true);
@@ -138,10 +142,18 @@ export async function callSessionTool(
     const lost = lostAnswerReason(error);
     if (lost) return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${lost}`));
     const urls = urlElicitationsOf(error, alias);
-    if (urls && urls.length > 0 && context.elicit) return outcome('rpc-error', session.redact(await offerRequiredUrls(urls, context.elicit, options.signal)));
+    if (urls && urls.length > 0 && context.elicit) {
+      const offered = await offerRequiredUrls(urls, context.elicit, options.signal);
+      // Once only: a server that asks again after the retry gets its URLs offered, not another retry.
+      if (offered.opened.length > 0 && !retried && !options.signal?.aborted && (await askToRetry(tool, offered.opened, context.elicit, options.signal))) {
+        return callSessionTool(session, tool, args, options, context, true);
+      }
+      if (options.signal?.aborted) return outcome('cancelled', CANCELLED);
+      return outcome('rpc-error', session.redact(offered.text));
+    }
     if (ProtocolError.isInstance(error)) return outcome('rpc-error', session.redact(`${DISPATCH_FAILED}${error.message}`));
     return outcome('transport-error', session.redact(`${TRANSPORT_ERROR}${describeError(error, timeoutMs)}`));
   } finally {
-    overall.stop();
+    guard.stop();
   }
 }

@@ -4,6 +4,7 @@ import { installSampling } from './sampling';
 import { applyLogLevel, DEFAULT_LOG_LEVEL, installLogging, ServerLog } from './server-log';
 import type { SessionView } from './session-view';
 import type { ServerLogLevel } from './types';
+import type { UserWaits } from './user-waits';
 
 // What a session's client answers or collects of its own accord: installed on every new client
 // before it connects (a server may log or ask during initialize), and the log level asked for
@@ -17,6 +18,7 @@ export class ClientHandlers {
     private readonly options: ResolvedMcpOptions,
     private readonly view: Pick<SessionView, 'update' | 'status' | 'redact'>,
     private readonly logLevel: () => ServerLogLevel | undefined,
+    private readonly userWaits: UserWaits,
   ) {
     this.log = new ServerLog(alias, { entries: (log) => view.update({ log }), status: (level, message) => view.status(level, message), redact: (text) => view.redact(text) });
   }
@@ -27,7 +29,7 @@ export class ClientHandlers {
     const sampling = this.options.sampling;
     if (!sampling) return;
     installSampling(client, this.alias, (request, signal) =>
-      current() ? sampling(request, signal) : Promise.resolve({ action: 'deny', reason: 'the connection this request came on was replaced', code: -32603 }),
+      current() ? this.userWaits.during(() => sampling(request, signal)) : Promise.resolve({ action: 'deny', reason: 'the connection this request came on was replaced', code: -32603 }),
     );
   }
 

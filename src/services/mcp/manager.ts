@@ -52,7 +52,9 @@ class McpManager implements McpManagerService {
   };
 
   private elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
-    if (this.options.elicit) return this.options.elicit(request, signal);
+    const elicit = this.options.elicit;
+    // The call that asked does not time out while the user answers (user-waits.ts).
+    if (elicit) return this.sessions.get(request.alias)?.userWaits.during(() => elicit(request, signal)) ?? elicit(request, signal);
     this.emit({ type: 'status', alias: request.alias, level: 'warn', message: `mcp ${request.alias}: asked for input (${request.mode}); declined: nobody is asked here` });
     return Promise.resolve({ action: 'decline' });
   }

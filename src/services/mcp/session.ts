@@ -14,6 +14,7 @@ import { ExitWatchingStdioTransport } from './watched-transports';
 import type { McpEvent, ServerSnapshot } from './types';
 import { ClientHandlers } from './client-handlers';
 import { AuthorizationRounds } from './authorization-rounds';
+import { UserWaits } from './user-waits';
 import { sandboxNote } from './sandboxed-stdio';
 import { isStdioServer } from '../config/schema';
 
@@ -39,6 +40,8 @@ export class ServerSession {
   private transportProblem: string | undefined;
   /** Sampling requests and log messages from the server (client-handlers.ts). */
   private readonly handlers: ClientHandlers;
+  /** This server's requests that wait for the user: its tool calls do not time out meanwhile. */
+  readonly userWaits = new UserWaits();
 
   constructor(
     readonly alias: string,
@@ -50,7 +53,7 @@ export class ServerSession {
     this.authorization = new AuthorizationRounds(alias, this.view, () => this.connectOnce());
     const sandbox = this.config && isStdioServer(this.config) ? sandboxNote(this.config, context.options.env) : undefined;
     if (sandbox) this.view.snapshot = { ...this.view.snapshot, sandbox };
-    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel);
+    this.handlers = new ClientHandlers(alias, context.options, this.view, () => this.config?.logLevel, this.userWaits);
   }
 
   get snapshot(): ServerSnapshot {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { CallClock } from './call-timeout';
+import type { CallGuard } from './call-timeout';
 import { ToolTask, type TaskEnd } from './tasks';
 import type { BackgroundedTask, CallToolOptions, McpEvent, RunningTaskView, ToolCallOutcome } from './types';
 
@@ -58,7 +58,8 @@ export interface TaskCallContext {
   alias: string;
   tool: string;
   registry: TaskRegistry;
-  clock: CallClock;
+  /** Each status the task reports is a sign of life: the call's silence limit starts again. */
+  clock: Pick<CallGuard, 'progress'>;
   /** Turns a background task's end into the outcome the model is given (flattening, redaction). */
   outcomeOf: (end: TaskEnd) => ToolCallOutcome;
   emit: (event: McpEvent) => void;
@@ -71,7 +72,7 @@ export interface TaskCallContext {
  */
 export async function followTaskCall(start: (onStatus: (status: string, message: string | undefined) => void) => Promise<ToolTask>, options: CallToolOptions, context: TaskCallContext): Promise<TaskCallEnd> {
   const onStatus = (status: string, message: string | undefined) => {
-    context.clock.noteProgress();
+    context.clock.progress();
     options.onProgress?.({ progress: Number.NaN, task: status, ...(message !== undefined ? { message: context.redact(message) } : {}) });
   };
   const task = await start(onStatus);

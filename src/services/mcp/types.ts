@@ -69,6 +69,12 @@ export interface UrlElicitation {
   elicitationId: string;
   /** Came with a URL-required error (-32042): the call failed and is worth retrying afterwards. */
   fromError?: boolean;
+  /**
+   * Not a page to open but the question after one (-32042): may the failed call `tool` run once
+   * more now? Accepting retries it; `notifications/elicitation/complete` for every id in
+   * `waitFor` (the pages the user opened) accepts it on the user's behalf.
+   */
+  retry?: { tool: string; waitFor: string[] };
 }
 
 export type ElicitationRequest = FormElicitation | UrlElicitation;

@@ -38,6 +38,7 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
   const hint = useAppState(selectHint);
   const context = useAppState(keyContext);
   const busy = useAppState(selectSomethingRuns);
+  const retryQuestion = useAppState((state) => state.elicitations[0]?.request.mode === 'url' && state.elicitations[0].request.retry !== undefined);
   const tokensPerSecond = useAppState(selectTokensPerSecond);
   const usage = useAppState(selectUsage);
   const awaitingUser = useAppState(selectFrameWaiting);
@@ -50,7 +51,7 @@ export const StatusContainer = memo(function StatusContainer({ width, theme }: {
       brokerState={brokerState}
       serverCounts={serverCounts}
       hint={hint}
-      keys={statusKeys(context, { busy })}
+      keys={statusKeys(context, { busy, retryQuestion })}
       width={width}
       theme={theme}
       tokensPerSecond={tokensPerSecond}

@@ -142,17 +142,22 @@ export interface LinkKeyResult {
   handled: boolean;
 }
 
-/** The link frame: open (only an allowed URL), decline, cancel. */
-export function linkKey(button: number, key: KeyEvent, context: { shownAt: number; urlProblem?: string | undefined }): LinkKeyResult {
+/**
+ * The link frame: open (only an allowed URL), decline, cancel. The question after a URL-required
+ * error (`retry`) has retry in place of open: `o` does nothing there, `r` nothing elsewhere.
+ */
+export function linkKey(button: number, key: KeyEvent, context: { shownAt: number; urlProblem?: string | undefined; retry?: boolean }): LinkKeyResult {
   const answer = (choice: (typeof LINK_BUTTONS)[number]): LinkKeyResult => {
     const reason = lockReason(key, context);
     if (reason) return { button, handled: true, hint: reason };
-    if (choice === 'accept' && context.urlProblem) return { button, handled: true, hint: `this URL is not opened: ${context.urlProblem}` };
+    if (choice === 'accept' && context.urlProblem && !context.retry) return { button, handled: true, hint: `this URL is not opened: ${context.urlProblem}` };
     return { button, handled: true, answer: { action: choice } };
   };
   switch (actionFor('link', key)) {
     case 'link.open':
-      return answer('accept');
+      return context.retry ? { button, handled: true } : answer('accept');
+    case 'link.retry':
+      return context.retry ? answer('accept') : { button, handled: true };
     case 'link.decline':
       return answer('decline');
     case 'link.cancel':

@@ -82,6 +82,7 @@ export const KEYMAP = [
   { where: 'form', keys: 'paste / other letters', does: 'typed or pasted into a text field (editing keys as in the input); they never press a button', bind: { paste: 'form.paste', other: 'form.type' } },
 
   { where: 'link', keys: 'o', does: 'open the URL in the browser (only https:, or http: to this machine)', short: 'o open', bind: { o: 'link.open' } },
+  { where: 'link', keys: 'r', does: 'after a URL-required error: run the failed call once more (you are done at the page)', short: 'r retry', bind: { r: 'link.retry' } },
   { where: 'link', keys: 'n', does: 'decline: the server is told you will not open it', short: 'n decline', bind: { n: 'link.decline' } },
   { where: 'link', keys: 'Esc', does: 'cancel: dismiss the request', short: 'Esc cancel', bind: { escape: 'link.cancel' } },
   { where: 'link', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
@@ -89,6 +90,7 @@ export const KEYMAP = [
 
   { where: 'sampling', keys: 'y', does: "send a server's sampling request to the model; then return the model's answer to the server", short: 'y approve', bind: { y: 'sampling.approve' } },
   { where: 'sampling', keys: 'e', does: 'edit the request (system prompt, max tokens, messages) or the answer: Enter uses the edit, Ctrl+J starts a new line, Esc goes back', short: 'e edit', bind: { e: 'frame.edit' } },
+  { where: 'sampling', keys: 'Ctrl+G', does: 'edit the request or the answer in $VISUAL / $EDITOR; what you save comes back in the edit field, where Enter uses it', bind: { 'ctrl+g': 'sampling.externalEditor' } },
   { where: 'sampling', keys: 'n / Esc', does: 'deny (the server is told the user rejected it); while the model answers, cancel', short: 'n deny', bind: { n: 'frame.no', escape: 'frame.no' } },
   { where: 'sampling', keys: '← / → and Enter', does: 'choose a button and press it (Tab / Shift+Tab choose too)', bind: { left: 'frame.buttonPrevious', right: 'frame.buttonNext', tab: 'frame.buttonNext', 'shift+tab': 'frame.buttonPrevious', return: 'frame.press' } },
   { where: 'sampling', keys: '↑ / ↓ PgUp PgDn', does: 'scroll the request or the answer (approving needs every line on screen once; Home / End too)', short: '↑↓ scroll', bind: { up: 'frame.scrollUp', down: 'frame.scrollDown', pageup: 'frame.pageUp', pagedown: 'frame.pageDown', home: 'frame.top', end: 'frame.bottom' } },
@@ -258,9 +260,11 @@ export function formatKeymap(): string[] {
 }
 
 /** The short key hints for the status bar in this context, most important first. */
-export function statusKeys(context: KeyContext, options: { busy?: boolean } = {}): string {
+export function statusKeys(context: KeyContext, options: { busy?: boolean; retryQuestion?: boolean } = {}): string {
   const bindings: readonly KeyBinding[] = KEYMAP;
-  const shorts = bindings.filter((binding) => binding.where === context && binding.short).map((binding) => binding.short!);
+  // The link frame is either a URL to open or the question after one (retry): each shows only its own key.
+  const notHere = context === 'link' ? (options.retryQuestion ? 'link.open' : 'link.retry') : undefined;
+  const shorts = bindings.filter((binding) => binding.where === context && binding.short && !Object.values(binding.bind).includes(notHere ?? '')).map((binding) => binding.short!);
   const focusHint = bindings.find((binding) => binding.bind.tab === 'focus.next')!.short!;
   const quitHint = bindings.find((binding) => binding.bind['ctrl+d'] === 'app.quit')!.short!;
   if (context === 'input') {

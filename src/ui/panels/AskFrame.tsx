@@ -1,8 +1,8 @@
 import type { FrameUi } from '../../state/types';
 import { BoxFrame, innerWidth } from './BoxFrame';
 import { fieldLine } from './editorView';
-import { buttonRows, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
-import { lineWidth, truncate, truncateLine, type Line, type Tone } from './text';
+import { answerButtons, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
+import { lineWidth, truncate, type Line, type Tone } from './text';
 import type { Theme } from '../../terminal/theme';
 
 /**
@@ -34,14 +34,10 @@ export function layoutAsk({ parts, width, maxHeight, ui, armed, buttons, field }
   const inner = innerWidth(width);
   const inField = ui.mode === field.mode;
   const fieldRow: Line = [...field.prompt, ...fieldLine(ui.field, Math.max(1, inner - lineWidth(field.prompt)))];
-  const buttonLines = inField ? [] : buttonRows(buttons, ui.button, armed, inner);
-  const footer: Line[] = inField ? [fieldRow, [{ text: truncate(field.help, inner), tone: 'muted' }]] : buttonLines;
-  // On a very short screen: the field without its help, or the buttons on one row (cut with `…`),
-  // the focused one first so that what Enter answers is always on screen.
-  const focused = buttons[ui.button];
-  const focusedFirst = focused ? [focused, ...buttons.filter((_, index) => index !== ui.button)] : buttons;
-  const compactRow = inField ? [] : buttonRows(focusedFirst, 0, armed, inner).flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row));
-  const compactFooter: Line[] = inField ? [fieldRow] : [truncateLine(compactRow, inner)];
+  const answers = answerButtons(buttons, ui.button, armed, inner);
+  // On a very short screen: the field without its help, or the buttons on one row.
+  const footer: Line[] = inField ? [fieldRow, [{ text: truncate(field.help, inner), tone: 'muted' }]] : answers.footer;
+  const compactFooter: Line[] = inField ? [fieldRow] : answers.compactFooter;
   return layoutFrame({
     parts,
     footer,

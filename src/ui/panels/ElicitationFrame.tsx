@@ -23,6 +23,13 @@ export const LINK_FRAME_BUTTONS: FrameButton[] = [
   { key: 'Esc', label: 'Cancel', short: 'cancel' },
 ];
 
+/** The question after a URL-required error: the call runs once more (formKeys.ts linkKey with `retry`). */
+export const RETRY_FRAME_BUTTONS: FrameButton[] = [
+  { key: 'r', label: 'Retry now', short: 'retry' },
+  { key: 'n', label: "Don't retry", short: 'no' },
+  { key: 'Esc', label: 'Cancel', short: 'cancel' },
+];
+
 const MAX_MESSAGE_ROWS = 6;
 const FORM_HELP = '↑↓ field · ←→ choice · Space tick · Enter next · Esc cancel';
 
@@ -35,7 +42,7 @@ export interface ElicitationLayout {
 }
 
 function header(request: ElicitationRequest, columns: number): Line[] {
-  const what = request.mode === 'form' ? ' asks for input' : ' asks you to open a URL';
+  const what = request.mode === 'form' ? ' asks for input' : request.retry ? ' failed its call until a page is done' : ' asks you to open a URL';
   const rows = wrapLine([{ text: 'server ', tone: 'muted' }, { text: sanitizeLabel(request.alias), tone: 'accent' }, { text: what, tone: 'muted' }], columns);
   const message = wrapWords(sanitizeStrict(request.message.trim()), columns, 'bold').filter((line) => line.some((seg) => seg.text !== ''));
   if (message.length > MAX_MESSAGE_ROWS) {
@@ -179,12 +186,14 @@ export function layoutLink({ request, urlProblem, button, width: frameWidth, max
   const columns = innerWidth(frameWidth);
   const top = header(request, columns);
   const url = urlRows(request.url, columns);
-  const note: Line[] = urlProblem
-    ? wrapWords(`▲ This URL is not opened: ${urlProblem}.`, columns, 'warn')
-    : request.fromError
-      ? wrapWords('The tool call failed until this is done; the model is told to call it again.', columns, 'muted')
-      : [];
-  const footer = buttonRows(LINK_FRAME_BUTTONS, button, armed, columns);
+  const note: Line[] = request.retry
+    ? wrapWords(`Press r once you are done at the page to run ${sanitizeLabel(request.alias)}__${sanitizeLabel(request.retry.tool)} once more; it also runs when the server says the page is done. Nothing is opened.`, columns, 'muted')
+    : urlProblem
+      ? wrapWords(`▲ This URL is not opened: ${urlProblem}.`, columns, 'warn')
+      : request.fromError
+        ? wrapWords('The tool call failed until this is done; once you have opened it, you are asked whether to run the call again.', columns, 'muted')
+        : [];
+  const footer = buttonRows(request.retry ? RETRY_FRAME_BUTTONS : LINK_FRAME_BUTTONS, button, armed, columns);
   const room = Math.max(1, maxHeight - FRAME_CHROME_ROWS);
   // The URL is what the user agrees to: the message gives way before it; a URL that does not fit locks opening.
   const fixed = url.length + note.length + footer.length;

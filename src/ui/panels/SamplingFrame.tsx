@@ -5,7 +5,7 @@ import type { Theme } from '../../terminal/theme';
 import { AskFrame } from './AskFrame';
 import { innerWidth } from './BoxFrame';
 import { editorRows } from './editorView';
-import { buttonRows, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
+import { answerButtons, layoutFrame, type FrameButton, type FrameLayout, type FrameParts } from './frameLayout';
 import { markWhitespace, truncate, truncateLine, wrapLine, wrapWords, type Line } from './text';
 import { pushAll } from '../../services/terminal/rows';
 
@@ -93,7 +93,10 @@ export function samplingParts(view: SamplingView, columns: number): FrameParts {
 
   const body: Line[] = [];
   if (view.stage === 'request') {
-    if (request.systemPrompt !== undefined) body.push([{ text: 'system prompt', tone: 'bold' }], ...textRows(request.systemPrompt, columns));
+    if (request.systemPrompt !== undefined) {
+      body.push([{ text: 'system prompt', tone: 'bold' }]);
+      pushAll(body, textRows(request.systemPrompt, columns));
+    }
     for (const message of request.messages) {
       body.push([{ text: message.role, tone: 'bold' }]);
       for (const part of message.content) pushAll(body, partRows(part, columns));
@@ -133,10 +136,7 @@ export function layoutSampling({ parts, stage, width, maxHeight, ui, armed }: Sa
     footer = [label, ...rows.slice(top, top + room), help];
     compactFooter = rows.slice(cursorRow, cursorRow + 1);
   } else {
-    footer = buttonRows(buttons, ui.button, armed, inner);
-    const focused = buttons[ui.button];
-    const ordered = focused ? [focused, ...buttons.filter((_, index) => index !== ui.button)] : buttons;
-    compactFooter = [truncateLine(buttonRows(ordered, 0, armed, inner).flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row)), inner)];
+    ({ footer, compactFooter } = answerButtons(buttons, ui.button, armed, inner));
   }
   return layoutFrame({
     parts,

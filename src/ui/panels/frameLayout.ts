@@ -53,6 +53,17 @@ export function buttonRows(buttons: FrameButton[], focused: number, enabled: boo
 }
 
 /**
+ * A frame's answer buttons as its footer, and the one-row form for a very short screen: the
+ * focused button first (cut with `…`), so that what Enter answers is always on screen.
+ */
+export function answerButtons(buttons: FrameButton[], focused: number, enabled: boolean, columns: number): { footer: Line[]; compactFooter: Line[] } {
+  const first = buttons[focused];
+  const ordered = first ? [first, ...buttons.filter((_, index) => index !== focused)] : buttons;
+  const oneRow = buttonRows(ordered, 0, enabled, columns).flatMap((row, index) => (index > 0 ? [{ text: ' ' }, ...row] : row));
+  return { footer: buttonRows(buttons, focused, enabled, columns), compactFooter: [truncateLine(oneRow, columns)] };
+}
+
+/**
  * What a frame shows, split by what may scroll: the header says what is being asked about and is
  * always on screen; only the body (the arguments, the command) scrolls.
  */

@@ -108,14 +108,26 @@ describe.each(transports)('server-everything asks the client, over $name', ({ st
     expect(outcome.kind).toBe('ok');
   });
 
-  it('offers the URL of a URL-required error (-32042) and tells the model to call again', async () => {
+  it('offers the URL of a URL-required error (-32042) and tells the model to call again when the user does not retry', async () => {
     const before = asked.length;
-    answer = () => ({ action: 'accept' });
+    answer = (request) => (request.mode === 'url' && request.retry ? { action: 'decline' } : { action: 'accept' });
     const outcome = await test.manager.callTool('everything', 'trigger-url-elicitation', { url: 'https://example.com/x', errorPath: true });
-    expect(asked.slice(before)).toEqual([expect.objectContaining({ mode: 'url', url: 'https://modelcontextprotocol.io', fromError: true })]);
+    expect(asked.slice(before)).toEqual([
+      expect.objectContaining({ mode: 'url', url: 'https://modelcontextprotocol.io', fromError: true }),
+      expect.objectContaining({ mode: 'url', retry: { tool: 'trigger-url-elicitation', waitFor: [expect.any(String)] } }),
+    ]);
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toMatch(/https:\/\/modelcontextprotocol\.io/);
     expect(outcome.content).toMatch(/call the tool again/);
+  });
+
+  it('runs the call once more after a URL-required error when the user agrees, and the server lets it through', async () => {
+    const before = asked.length;
+    answer = () => ({ action: 'accept' });
+    const outcome = await test.manager.callTool('everything', 'trigger-url-elicitation', { url: 'https://example.com/retry', errorPath: true });
+    expect(asked.slice(before).map((request) => (request.mode === 'url' ? (request.retry ? 'retry?' : request.url) : 'form'))).toEqual(['https://modelcontextprotocol.io', 'retry?', 'https://example.com/retry']);
+    expect(outcome.kind).toBe('ok');
+    expect(outcome.content).toContain('User completed the URL elicitation flow');
   });
 });
 

@@ -4,6 +4,7 @@ import type { ElicitationForm } from '../../../src/services/mcp/types';
 import { makeKey, type KeyEvent } from '../../../src/terminal/keyboard/keys';
 import { APPROVAL_DELAY_MS } from '../../../src/ui/keys/frameKeys';
 import { committedInputs, formKey, linkKey, newFormUi, type FormKeyContext } from '../../../src/ui/keys/formKeys';
+import { statusKeys } from '../../../src/ui/keys/keymap';
 
 // The form and link frames' keys (docs/ARCHITECTURE.md, Security invariants 2 and 9 apply to them
 // as to the approval frame): no answer early, from a paste or a typed-ahead burst; the buttons are
@@ -91,6 +92,19 @@ describe('link frame keys', () => {
     const refused = linkKey(0, type('o'), { shownAt: 0, urlProblem: 'plain http: is allowed only to this machine' });
     expect(refused.answer).toBeUndefined();
     expect(refused.hint).toMatch(/not opened/);
+  });
+
+  it('the retry question (after a URL-required error): r runs the call again, o opens nothing, r does nothing elsewhere', () => {
+    expect(linkKey(0, type('r'), { shownAt: 0, retry: true }).answer).toEqual({ action: 'accept' });
+    expect(linkKey(0, type('o'), { shownAt: 0, retry: true }).answer).toBeUndefined();
+    expect(linkKey(0, type('n'), { shownAt: 0, retry: true }).answer).toEqual({ action: 'decline' });
+    expect(linkKey(0, type('r'), { shownAt: 0 }).answer).toBeUndefined();
+    expect(linkKey(0, makeKey('text', { text: 'r', at: 5 }), { shownAt: 0, retry: true }).answer).toBeUndefined();
+  });
+
+  it("the status bar names only the frame's own key: o for a URL, r for the retry question", () => {
+    expect(statusKeys('link')).toBe('o open · n decline · Esc cancel');
+    expect(statusKeys('link', { retryQuestion: true })).toBe('r retry · n decline · Esc cancel');
   });
 
   it('takes nothing early or pasted', () => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { TranscriptLayer } from '../../../src/transcript/layer';
 import { TranscriptCache } from '../../../src/transcript/transcript';
@@ -64,8 +65,28 @@ describe('no unbounded spreads into calls', () => {
   // Where lists as long as an answer, a result or a schema are built: spreading one into a call puts
   // every element on the stack. pushAll / maxOf (src/services/terminal/rows.ts) loop instead.
   const FOLDERS = ['src/transcript', 'src/terminal', 'src/ui/panels', 'src/services/mcp/describe.ts', 'src/services/broker/accumulator.ts'];
-  // A spread straight into the call's arguments (not one inside an object or array literal).
-  const SPREAD_CALL = /\b(?:push|unshift|Math\.max|Math\.min|fromCharCode|fromCodePoint)\((?:[^()[\]{}]|\([^()]*\))*\.\.\./;
+  // Calls that take their elements as arguments; a spread in any argument (after a literal first
+  // argument too, or across lines) puts the whole list on the stack.
+  const SPREAD_TARGETS = new Set(['push', 'unshift', 'max', 'min', 'fromCharCode', 'fromCodePoint']);
+
+  /** `file:line: call` for every call of SPREAD_TARGETS with a spread argument (read with the TypeScript parser). */
+  function spreadCalls(file: string, text = readFileSync(path.join(ROOT, file), 'utf8')): string[] {
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const found: string[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node)) {
+        const callee = node.expression;
+        const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+        if (SPREAD_TARGETS.has(name) && node.arguments.some(ts.isSpreadElement)) {
+          const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+          found.push(`${file}:${line}: ${node.getText(source).split('\n')[0]!.trim()}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  }
 
   function files(entry: string): string[] {
     const full = path.join(ROOT, entry);
@@ -76,11 +97,12 @@ describe('no unbounded spreads into calls', () => {
   it('none in the transcript, the terminal, the panels, tool descriptions or the tool-call accumulator', () => {
     const offenders = FOLDERS.flatMap(files)
       .filter((file) => /\.tsx?$/.test(file))
-      .flatMap((file) =>
-        readFileSync(path.join(ROOT, file), 'utf8')
-          .split('\n')
-          .flatMap((line, index) => (SPREAD_CALL.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
-      );
+      .flatMap((file) => spreadCalls(file));
     expect(offenders).toEqual([]);
+  });
+
+  it('the scan finds a spread after a literal first argument and one across lines', () => {
+    const sample = 'body.push([{ text: "x" }], ...rows(text));\nbody.push(\n  a,\n  ...rest,\n);\nMath.max(0, ...widths);\nbody.push([...rows]);\n';
+    expect(spreadCalls('sample.ts', sample).map((line) => line.split(': ')[0])).toEqual(['sample.ts:1', 'sample.ts:2', 'sample.ts:6']);
   });
 });
