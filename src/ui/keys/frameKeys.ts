@@ -308,6 +308,9 @@ function buttonKey(ui: FrameUi, key: KeyEvent, context: FrameKeyContext, current
       const mentionsKey = [...key.text].some((char) => answers.includes(frameAction(context.kind, { ...key, text: char })));
       return { ui, handled: true, ...(mentionsKey ? { hint: lockReason(key, context, current) ?? 'press one key at a time' } : {}) };
     }
+    case 'sampling.externalEditor':
+      // ui/Frames.tsx opens $EDITOR before this runs (it needs the terminal); reached only without one.
+      return { ui, handled: true, hint: 'no external editor here' };
     case undefined:
       break;
     default:

@@ -106,14 +106,15 @@ describe('errors and long results', () => {
 });
 
 describe('tools that run only as tasks', () => {
-  it('are listed but not offered to the model, with the reason', async () => {
+  it('are offered when their server declares task calls, otherwise listed but withheld with the reason', async () => {
     broker.enqueue(textReply('hi'));
     const start = broker.requests.length;
     const result = await run({ config, mcp, text: 'which tools?' });
     const offered = (broker.requests[start]!.body!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
     expect(offered).toEqual(expect.arrayContaining(['results__fail', 'everything__echo']));
     expect(offered).not.toContain('results__research');
-    expect(offered).not.toContain('everything__simulate-research-query');
+    // server-everything declares task calls: its task-only tool is offered and will run as a task.
+    expect(offered).toContain('everything__simulate-research-query');
     const statuses = result.events.flatMap((event) => (event.type === 'status' ? [event.message] : []));
     expect(statuses).toContain('results__research withheld from the model: it runs only as a task (execution.taskSupport "required") and the server does not declare task calls (capabilities.tasks.requests.tools.call)');
     const listed = mcp.servers().find((server) => server.alias === 'results')!.tools.find((tool) => tool.name === 'research');

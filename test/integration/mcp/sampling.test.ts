@@ -177,7 +177,9 @@ describe.each(['stdio', 'http'] as const)('logging against server-everything ove
     while (logOf().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     await manager.callTool('everything', 'toggle-simulated-logging', {});
     const log = logOf();
-    expect(log.length).toBeGreaterThanOrEqual(2);
+    // The levels are random: in 20 s at least the first message at or above warning has arrived
+    // (usually more); none below it ever does.
+    expect(log.length).toBeGreaterThanOrEqual(1);
     for (const entry of log) expect(['warning', 'error', 'critical', 'alert', 'emergency']).toContain(entry.level);
     expect(log[0]!.text).toMatch(/-level message|level-message/);
     const severe = log.filter((entry) => entry.level !== 'warning');
