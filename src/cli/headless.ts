@@ -11,6 +11,7 @@ import { resolveAdHocModel } from './ad-hoc-model';
 import type { CliArgs } from './args';
 import { HeadlessReport } from './headless-output';
 import { elicitationFromOption } from './elicitation-option';
+import { attachFromPrompt } from './headless-attachments';
 
 export interface HeadlessIo {
   stdin: NodeJS.ReadableStream;
@@ -114,11 +115,20 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
     // A server in error or needing a sign-in has said so through its own status event.
     await mcp.settled();
     await window;
+    // `@path` and `@alias:uri` are attached as in the TUI; what cannot be attached stops the run
+    // before anything is sent (a script must not get an answer to half its prompt).
+    const attached = await attachFromPrompt(runtime, prompt, { modelName: config.defaultModel, vision: model.vision === true }, controller.signal);
+    if (attached.problems.length > 0) {
+      for (const problem of attached.problems) note(`not sent: ${problem}`);
+      return 1;
+    }
+    for (const attachment of attached.attachments) note(`attached ${attachment.path} (${attachment.bytes} bytes)`);
 
     for await (const event of runtime.converse({
       signal: controller.signal,
       history: history.messages,
       text: prompt,
+      ...(attached.attachments.length > 0 ? { attachments: attached.attachments } : {}),
       model,
       // The headless policy never answers "ask"; this only guards against a prompt that would hang.
       approve: async () => ({ action: 'deny', reason: 'headless mode does not ask' }),
