@@ -56,7 +56,7 @@ export const META_COMMANDS: readonly MetaCommandSpec[] = [
   { name: 'export', usage: ':export [file]', help: 'write the conversation as Markdown, secrets redacted (default: aish-<session>.md here)' },
   { name: 'permissions', usage: ':permissions [delete N]', help: 'every approval rule in force (config, command line, saved, this session), where it comes from and which tools it matches (also p in the sidebar); delete N removes saved rule N', aliases: ['perms'] },
   { name: 'bg', usage: ':bg', help: 'move the running MCP task calls to the background: the turn goes on, each result reaches the model when its task completes' },
-  { name: 'tasks', usage: ':tasks', help: 'the MCP tasks running now: tool, task id, status, foreground or background' },
+  { name: 'tasks', usage: ':tasks [cancel <n|id>]', help: 'the MCP tasks running now (numbered): tool, task id, status, foreground or background; cancel <n|id> cancels one' },
   { name: 'resources', usage: ':resources [alias]', help: 'the resources and resource templates of the connected servers (attach one with @alias:uri in a message)', args: ['alias'] },
   { name: 'resource', usage: ':resource [alias:uri|n]', help: 'show one resource (text, or its type and size); without an argument, the resource links in tool results, n opens one' },
   { name: 'prompts', usage: ':prompts [alias]', help: "every server's prompts with their arguments", args: ['alias'] },
@@ -105,7 +105,7 @@ export interface CommandHost extends Omit<CatalogCommandHost, 'mcp' | 'store'> {
   /** The approval rules in force, for `:permissions`. */
   policy: Pick<ApprovalPolicy, 'rules'> & Partial<Pick<ApprovalPolicy, 'savedFiles' | 'deleteSavedRule'>>;
   /** `:bg` and `:tasks` (task-results.ts); absent in front ends without them. */
-  tasks?: Pick<TaskResults, 'background' | 'list'>;
+  tasks?: Pick<TaskResults, 'background' | 'list' | 'cancel'>;
   /** Tool switches and costs; absent in front ends without them. */
   tools?: ToolBudget;
   modelConfig?: () => ModelConfig | undefined;
@@ -401,6 +401,7 @@ export async function runMetaCommand(line: string, host: CommandHost): Promise<v
     case 'bg':
       return out(host.tasks?.background() ?? [':bg is not available here']);
     case 'tasks':
+      if (rest[0] === 'cancel') return out(host.tasks?.cancel(rest.slice(1).join(' ').trim()) ?? [':tasks cancel is not available here']);
       return out(host.tasks?.list() ?? [':tasks is not available here']);
     case 'permissions':
     case 'perms':

@@ -59,6 +59,7 @@ export function lazyMcpManager(load: () => Promise<McpManagerService>): McpManag
     // No task can run before the manager has loaded.
     moveTasksToBackground: () => manager?.moveTasksToBackground?.() ?? [],
     runningTasks: () => manager?.runningTasks?.() ?? [],
+    cancelTask: (which) => manager?.cancelTask?.(which) ?? 'no MCP task is running',
     // Resources and prompts: before the manager has loaded there is no server to ask.
     resourceCatalog: async (alias, options) => (await ready()).resourceCatalog?.(alias, options) ?? { alias, resources: [], templates: [], subscribable: false },
     readResource: async (alias, uri, options) => (await ready()).readResource?.(alias, uri, options) ?? { ok: false, alias, uri, error: 'resources are not available here' },

@@ -19,7 +19,7 @@ const MAX_NOTE_CHARS = 20_000;
 type Status = (level: 'info' | 'warn' | 'error', text: string) => void;
 
 export interface TaskResultsOptions {
-  mcp: Pick<McpService, 'subscribe' | 'moveTasksToBackground' | 'runningTasks'>;
+  mcp: Pick<McpService, 'subscribe' | 'moveTasksToBackground' | 'runningTasks' | 'cancelTask'>;
   status: Status;
   /** Sends text to the model as a message (the job queue: now when idle, else after the running turn). */
   send: (text: string) => void;
@@ -66,7 +66,14 @@ export function createTaskResults(options: TaskResultsOptions) {
     list(): string[] {
       const running: RunningTaskView[] = options.mcp.runningTasks?.() ?? [];
       if (running.length === 0) return ['no MCP task is running'];
-      return running.map((task) => `${task.alias}__${task.tool}  task ${task.taskId}  ${task.status}${task.message ? `: ${task.message}` : ''}  (${task.background ? 'background' : 'foreground: :bg moves it, Esc cancels'})`);
+      return running.map((task, index) => `${index + 1}. ${task.alias}__${task.tool}  task ${task.taskId}  ${task.status}${task.message ? `: ${task.message}` : ''}  (${task.background ? 'background' : 'foreground: :bg moves it, Esc cancels'})`);
+    },
+    /** `:tasks cancel <n|id>` */
+    cancel(which: string): string[] {
+      if (which.length === 0) return ['usage: :tasks cancel <n|id> (:tasks lists the running tasks, numbered)'];
+      const cancelled = options.mcp.cancelTask?.(which) ?? 'tasks cannot be cancelled here';
+      if (typeof cancelled === 'string') return [cancelled];
+      return [`${cancelled.alias}__${cancelled.tool}: task ${cancelled.taskId} cancelled (tasks/cancel sent)`];
     },
     stop,
   };

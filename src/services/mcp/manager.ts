@@ -200,6 +200,10 @@ class McpManager implements McpManagerService {
     return this.tasks.list();
   }
 
+  cancelTask(which: string): BackgroundedTask | string {
+    return this.tasks.cancel(which);
+  }
+
   async close(): Promise<void> {
     this.tasks.stopServer();
     const sessions = [...this.sessions.values()];

@@ -14,6 +14,8 @@ interface Entry {
   background: boolean;
   /** Ends the turn's wait (foreground only). */
   detach: () => void;
+  /** `:tasks cancel`: a foreground call ends as cancelled; a background task is cancelled on the server. */
+  cancel: () => void;
 }
 
 export class TaskRegistry {
@@ -33,6 +35,21 @@ export class TaskRegistry {
       moved.push({ alias: entry.alias, tool: entry.tool, taskId: entry.task.taskId });
     }
     return moved;
+  }
+
+  /**
+   * `:tasks cancel <n|id>`: `which` is a 1-based number in list() order or a task id (or its
+   * start). Sends `tasks/cancel`; a background task's end then reaches the model as cancelled.
+   */
+  cancel(which: string): BackgroundedTask | string {
+    const entries = [...this.entries];
+    const number = /^\d+$/.test(which) ? Number(which) : undefined;
+    const matches = number !== undefined && number >= 1 && number <= entries.length ? [entries[number - 1]!] : entries.filter((entry) => entry.task.taskId === which || entry.task.taskId.startsWith(which));
+    if (matches.length === 0) return `no running task ${which} (:tasks lists them, numbered)`;
+    if (matches.length > 1) return `${which} names ${matches.length} tasks; give more of the task id`;
+    const entry = matches[0]!;
+    entry.cancel();
+    return { alias: entry.alias, tool: entry.tool, taskId: entry.task.taskId };
   }
 
   list(): RunningTaskView[] {
@@ -80,9 +97,20 @@ export async function followTaskCall(start: (onStatus: (status: string, message:
   const detached = new Promise<'background'>((resolve) => {
     detach = () => resolve('background');
   });
-  const entry: Entry = { alias: context.alias, tool: context.tool, task, background: false, detach };
+  let cancelForeground: () => void = () => {};
+  const entry: Entry = {
+    alias: context.alias,
+    tool: context.tool,
+    task,
+    background: false,
+    detach,
+    // In the background nobody waits on the race any more: the task itself is cancelled, and its
+    // end (cancelled) reaches the model through `task-finished`.
+    cancel: () => (entry.background ? void task.cancel().catch(() => {}) : cancelForeground()),
+  };
   const remove = context.registry.add(entry);
   const cancelled = new Promise<'cancelled'>((resolve) => {
+    cancelForeground = () => resolve('cancelled');
     if (options.signal?.aborted) resolve('cancelled');
     options.signal?.addEventListener('abort', () => resolve('cancelled'), { once: true });
   });

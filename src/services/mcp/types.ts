@@ -180,6 +180,8 @@ export interface McpService {
   moveTasksToBackground?(): BackgroundedTask[];
   /** Tasks running now, in the foreground or the background. */
   runningTasks?(): RunningTaskView[];
+  /** Cancels one running task (a number in runningTasks() order, or a task id): what was cancelled, or why nothing was. */
+  cancelTask?(which: string): BackgroundedTask | string;
   /** The directories offered to servers as roots (`roots/list`). */
   roots?(): string[];
   /** Replaces the roots and tells every connected server (`notifications/roots/list_changed`). */
