@@ -39,6 +39,7 @@ export interface CliArgs {
 export const USAGE = `Usage: aish-tui [options]
        aish-tui -p "<prompt>" [options]
        aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]
+       aish-tui mcp resources <alias>|read <alias> <uri>|prompts <alias> [--json]
        aish-tui mcp login <alias>
 
 A full-screen terminal AI chat for OpenAI-compatible endpoints and MCP servers.

@@ -9,8 +9,10 @@ import { createToolBudget } from '../runtime/tool-budget';
 import { budgetSummary, toolNote } from '../runtime/tool-commands';
 import type { CliArgs } from './args';
 import { confirmOnTerminal, loginTarget, runLogin } from './mcp-login';
+import { CATALOG_SUBCOMMANDS, runCatalogCommand, type CatalogSubcommand } from './mcp-catalog-command';
 
-// `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]`: the
+// `aish-tui mcp list|tools|tool <alias__tool>|call <alias__tool> [json-args] [--json]` (and the
+// resources/read/prompts subcommands of mcp-catalog-command.ts): the
 // "list all tools of a server" utility, and a way to call a tool from a script. Text output is
 // sanitized (server text can carry escape sequences); --json output is JSON, escaped by JSON.
 // These never start a browser sign-in (a script would hang on it): a server that needs one is
@@ -28,7 +30,8 @@ export interface McpCommandIo {
   cwd?: string;
 }
 
-const SUBCOMMANDS = ['list', 'tools', 'tool', 'call', 'login'];
+const SUBCOMMANDS = ['list', 'tools', 'tool', 'call', 'login', ...CATALOG_SUBCOMMANDS];
+const isCatalog = (sub: string): sub is CatalogSubcommand => (CATALOG_SUBCOMMANDS as readonly string[]).includes(sub);
 
 function usage(message: string): ConfigError {
   return new ConfigError([message, "Run 'aish-tui --help' for usage."]);
@@ -78,6 +81,12 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   if (sub === 'list' || sub === 'tools') {
     if (args.command.length > 2) throw usage(`mcp ${sub}: unexpected argument ${JSON.stringify(args.command[2])}`);
   }
+  if (isCatalog(sub)) {
+    if (!name) throw usage(`mcp ${sub}: name the server (an alias from the config)`);
+    if (sub === 'read' && !json) throw usage('mcp read: give the resource URI after the alias, e.g. mcp read everything demo://resource/static/document/architecture.md');
+    if (args.command.length > (sub === 'read' ? 4 : 3)) throw usage(`mcp ${sub}: unexpected argument ${JSON.stringify(args.command[sub === 'read' ? 4 : 3])}`);
+    if (!config.mcp.servers[name] && !(name === 'builtin' && config.builtin)) throw usage(`mcp ${sub}: no server named ${JSON.stringify(name)} in the config`);
+  }
   if (sub === 'login' && args.command.length > 3) throw usage(`mcp login: unexpected argument ${JSON.stringify(args.command[3])}`);
   const callArgs = sub === 'call' ? parseArguments(json) : {};
   const loginAlias = sub === 'login' ? loginTarget(config, name) : undefined;
@@ -94,7 +103,15 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
   });
   try {
     if (loginAlias !== undefined) return await runLogin(manager, config, loginAlias, io);
-    const servers = await connectFor(manager, config, sub === 'tool' || sub === 'call' ? name : undefined);
+    const servers = await connectFor(manager, config, sub === 'tool' || sub === 'call' ? name : isCatalog(sub) ? `${name}__` : undefined);
+    if (isCatalog(sub)) {
+      const server = servers.find((one) => one.alias === name);
+      if (server?.state !== 'ready') {
+        io.stderr(`aish-tui: mcp ${sanitizeLabel(name!)} is not connected (${sanitizeLabel(server?.state ?? 'not started')})\n`);
+        return 1;
+      }
+      return await runCatalogCommand(manager, sub, name!, json, { stdout: io.stdout, stderr: io.stderr, json: args.json });
+    }
     const out = (lines: string[]) => io.stdout(lines.map((line) => `${sanitizeStrict(line)}\n`).join(''));
     const index = toolIndexFor(config, servers);
     const wireOf = new Map([...index.byWireName.values()].map((entry) => [`${entry.alias}\u0000${entry.tool}`, entry.wireName]));
