@@ -91,8 +91,19 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
   const history = log.current();
   for (const warning of history.warnings) note(warning);
 
+  const format = args.outputFormat;
+  // A late result (an operation id first, the result later as progress: seed-style async servers)
+  // that arrives before the run ends is reported: stderr, a `late_result` line in stream-json,
+  // `late_results` in json. The run does not wait for one and the model does not get it (README.md).
+  const late: Array<{ tool: string; progress: number; total: number | null; message: string }> = [];
   const unsubscribe = mcp.subscribe((event) => {
     if (event.type === 'status' && event.level !== 'info') note(event.message);
+    if (event.type === 'late-progress') {
+      const entry = { tool: `${event.alias}__${event.tool}`, progress: event.progress, total: event.total ?? null, message: event.message };
+      late.push(entry);
+      note(`${entry.tool} reported after its call had returned (progress ${entry.progress}${entry.total !== null ? `/${entry.total}` : ''}): ${entry.message}`);
+      if (format === 'stream-json') void write(io.stdout, `${terminalSafeJson({ type: 'late_result', ...entry })}\n`);
+    }
   });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -103,7 +114,6 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
   const onOutputError = () => controller.abort();
   io.stdout.on('error', onOutputError);
 
-  const format = args.outputFormat;
   const notes = createNotes(args, note);
   const report = new HeadlessReport(format === 'stream-json' ? (value) => void write(io.stdout, `${terminalSafeJson(value)}\n`) : undefined);
   try {
@@ -152,7 +162,7 @@ async function answer(runtime: Runtime, prompt: string, args: CliArgs, io: Headl
   }
   await close();
 
-  if (format === 'json') await write(io.stdout, `${terminalSafeJson(report.result)}\n`);
+  if (format === 'json') await write(io.stdout, `${terminalSafeJson(late.length > 0 ? { ...report.result, late_results: late } : report.result)}\n`);
   if (format === 'text') {
     // A script gets the answer as sent; a person at a terminal gets it without live escapes.
     const text = (io.stdout as { isTTY?: boolean }).isTTY ? sanitize(report.result.text) : report.result.text;
