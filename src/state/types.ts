@@ -197,6 +197,8 @@ export interface SidebarResource {
   uri: string;
   name: string;
   changed?: boolean;
+  /** A resource template (`uri` is its URI template): the names of its parameters. */
+  parameters?: string[];
 }
 
 export type Focus = 'input' | 'sidebar' | 'chat';

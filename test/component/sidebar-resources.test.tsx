@@ -31,4 +31,23 @@ describe('sidebar: resources', () => {
     await h.type('\r');
     expect(h.controller.submitted.at(-1)).toEqual({ text: ':resource docs:docs://guide' });
   });
+
+  it('lists a template with its parameters; Enter puts @alias:<template> into the input', async () => {
+    h = renderApp({ columns: 120, rows: 30 });
+    h.store.getState().applyMcpEvent({ type: 'server', snapshot: server });
+    h.store.getState().setResources('docs', [
+      { uri: 'docs://guide', name: 'guide.md' },
+      { uri: 'docs://page/{id}', name: 'Page', parameters: ['id'] },
+    ]);
+    await h.settle();
+    await h.type('\t');
+    await h.type('\r');
+    expect(h.screen()).toContain('└ ⬚ Page {id}');
+    for (let step = 0; step < 3; step += 1) await h.type('\x1b[B');
+    const before = h.controller.submitted.length;
+    await h.type('\r');
+    expect(h.controller.submitted.length).toBe(before);
+    expect(h.store.getState().editor.text).toBe('@docs:docs://page/{id}');
+    expect(h.store.getState().focus).toBe('input');
+  });
 });

@@ -41,7 +41,14 @@ export function createResourceSending({ mcp, cwd, store, status, enqueue }: Reso
     (alias) => {
       const catalog = index.catalogs().find((one) => one.alias === alias);
       const changed = index.updated();
-      store.getState().setResources(alias, catalog?.resources.map((resource) => ({ uri: resource.uri, name: resource.title ?? resource.name, ...(changed.has(`${alias}:${resource.uri}`) ? { changed: true } : {}) })));
+      store.getState().setResources(
+        alias,
+        catalog && [
+          ...catalog.resources.map((resource) => ({ uri: resource.uri, name: resource.title ?? resource.name, ...(changed.has(`${alias}:${resource.uri}`) ? { changed: true } : {}) })),
+          // Templates after the resources, marked with their parameters (Enter puts one into the input).
+          ...catalog.templates.map((template) => ({ uri: template.uriTemplate, name: template.title ?? template.name, parameters: template.variables })),
+        ],
+      );
     },
   );
   const aliases = () => mcp.servers().map((snapshot) => snapshot.alias);

@@ -64,8 +64,13 @@ function openRow({ store, controller, opens }: SidebarArgs): boolean {
     if (opens && state.servers[row.alias]?.state !== 'ready') openServer(row.alias);
     else expand(row.alias, opens ? !ui.expanded.includes(row.alias) : true);
   } else if (row.uri !== undefined) {
-    // A resource: Enter shows it in the transcript (`:resource`, read from the server now).
-    if (opens) controller.submit(`:resource ${row.alias}:${row.uri}`);
+    // A resource: Enter shows it in the transcript (`:resource`, read from the server now); a
+    // template goes into the input as `@alias:<template>`, its parameters to fill in there.
+    const template = state.resources?.[row.alias]?.find((resource) => resource.uri === row.uri)?.parameters !== undefined;
+    if (opens && template) {
+      state.setDraft(`${state.editor.text.length > 0 ? `${state.editor.text.replace(/\s*$/, '')} ` : ''}@${row.alias}:${row.uri}`);
+      state.setFocus('input');
+    } else if (opens) controller.submit(`:resource ${row.alias}:${row.uri}`);
   } else if (row.tool !== undefined) state.updateSidebarUi({ detail: { alias: row.alias, tool: row.tool, scrollTop: 0 }, selected: row.id });
   if (ui.selected !== row.id) state.updateSidebarUi({ selected: row.id });
   return true;

@@ -244,8 +244,10 @@ function resourceRows(alias: string, resources: readonly SidebarResource[], colu
     const id = resourceRowId(alias, resource.uri);
     const branch = index === resources.length - 1 ? '└ ' : '├ ';
     const mark = resource.changed ? CHANGED_MARK : '';
-    const name = truncate(sanitizeLabel(resource.name), Math.max(1, columns - 7 - mark.length));
-    const line: Line = [{ text: `  ${branch}`, tone: 'muted' }, { text: '◇ ', tone: 'accent' }, { text: name }, ...(mark ? [{ text: mark, tone: 'warn' as const }] : [])];
+    // A template is marked with its parameters: Enter puts it into the input to fill them in.
+    const params = resource.parameters ? ` {${resource.parameters.map(sanitizeLabel).join(', ')}}` : '';
+    const name = truncate(sanitizeLabel(resource.name) + params, Math.max(1, columns - 7 - mark.length));
+    const line: Line = [{ text: `  ${branch}`, tone: 'muted' }, { text: resource.parameters ? '⬚ ' : '◇ ', tone: 'accent' }, { text: name }, ...(mark ? [{ text: mark, tone: 'warn' as const }] : [])];
     return { id, line, header, selectable: true };
   });
 }
