@@ -20,5 +20,24 @@ export function clientCapabilities(features: ClientFeatures): ClientCapabilities
     // No `applyDefaults`: the form is prefilled with the defaults and what the user clears stays cleared.
     ...(features.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
     ...(features.sampling ? { sampling: {} } : {}),
+    ...clientTasksCapability(features),
+  };
+}
+
+/**
+ * Tasks the client runs for a server (task-client.ts): the requests it answers with a task are
+ * exactly the declared ones above; `tasks/list` and `tasks/cancel` are answered for them.
+ */
+function clientTasksCapability(features: ClientFeatures): Pick<ClientCapabilities, 'tasks'> {
+  if (!features.sampling && !features.elicitation) return {};
+  return {
+    tasks: {
+      list: {},
+      cancel: {},
+      requests: {
+        ...(features.sampling ? { sampling: { createMessage: {} } } : {}),
+        ...(features.elicitation ? { elicitation: { create: {} } } : {}),
+      },
+    },
   };
 }

@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { streamChat } from '../../../src/services/broker/index';
+import type { ElicitationAnswer, ElicitationRequest } from '../../../src/services/mcp/types';
+import { createSampler, type SamplingPrompter } from '../../../src/runtime/sampling';
+import { everythingServer, testConfig } from '../conversation/harness';
+import { startScriptedBroker, textReply, type ScriptedBroker } from '../../helpers/scripted-broker';
+import { testManager, type TestManager } from '../../helpers/mcp';
+
+// Tasks the client runs for a server (MCP 2025-11-25): server-everything's async tools send
+// `sampling/createMessage` and `elicitation/create` with a `task` field, poll `tasks/get` and
+// fetch `tasks/result`. It offers those tools only to a client that declares `tasks.requests`.
+
+let broker: ScriptedBroker;
+beforeAll(async () => {
+  broker = await startScriptedBroker();
+});
+afterAll(async () => {
+  await broker.close();
+});
+
+let current: TestManager | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+const approving: SamplingPrompter = {
+  reviewRequest: async () => ({ action: 'approve' }),
+  generating: () => {},
+  streaming: () => {},
+  reviewResult: async () => ({ action: 'approve' }),
+  done: () => {},
+};
+
+async function connect(prompter: SamplingPrompter, elicit: (request: ElicitationRequest) => Promise<ElicitationAnswer>): Promise<TestManager> {
+  const config = await testConfig(broker.url);
+  const sampling = createSampler({ config, streamChat, env: process.env, currentModel: () => config.defaultModel, prompter, unattended: false, report: () => {} });
+  current = testManager({ sampling, elicit });
+  const snapshot = await current.manager.connect('everything', everythingServer());
+  expect(snapshot.state, snapshot.error).toBe('ready');
+  await until(() => ['trigger-sampling-request-async', 'trigger-elicitation-request-async'].every((name) => tools(current!).includes(name)));
+  return current;
+}
+
+describe('client-side tasks against server-everything over stdio', () => {
+  it('lists both async tools: the client declares tasks for sampling and elicitation', async () => {
+    const { manager } = await connect(approving, async () => ({ action: 'decline' }));
+    expect(tools(current!)).toEqual(expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-sampling-request-async', 'trigger-elicitation-request-async']));
+    expect(manager.servers()[0]!.tools.length).toBeGreaterThan(0);
+  });
+
+  it('a task-augmented sampling request is approved, answered by the model, and its result fetched by the server', async () => {
+    const { manager } = await connect(approving, async () => ({ action: 'decline' }));
+    broker.enqueue(textReply('Sampled as a task.'));
+    const outcome = await manager.callTool('everything', 'trigger-sampling-request-async', { prompt: 'say hi', maxTokens: 40 });
+    expect(outcome.isError, outcome.content).toBe(false);
+    expect(outcome.content).toContain('[COMPLETED] Async sampling completed!');
+    expect(outcome.content).toMatch(/Task created: [0-9a-f-]{36}/);
+    expect(outcome.content).toContain('Sampled as a task.');
+    expect(outcome.content).toContain('io.modelcontextprotocol/related-task');
+  });
+
+  it('a denied task-augmented sampling request ends the task as failed with the reason', async () => {
+    const denying: SamplingPrompter = { ...approving, reviewRequest: async () => ({ action: 'deny', reason: 'not as a task' }) };
+    const { manager } = await connect(denying, async () => ({ action: 'decline' }));
+    const outcome = await manager.callTool('everything', 'trigger-sampling-request-async', { prompt: 'say hi' });
+    expect(outcome.content).toContain('[FAILED]');
+    expect(outcome.content).toContain('not as a task');
+  });
+
+  it('a task-augmented elicitation goes to the elicitation handler and the answers reach the server', async () => {
+    const asked: ElicitationRequest[] = [];
+    const { manager } = await connect(approving, async (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { name: 'Grace Hopper', favoriteColor: 'Blue', agreeToTerms: true } };
+    });
+    const outcome = await manager.callTool('everything', 'trigger-elicitation-request-async', {});
+    expect(asked[0]).toMatchObject({ mode: 'form', alias: 'everything', message: 'Please provide inputs for the following fields (async task demo):' });
+    expect(outcome.isError, outcome.content).toBe(false);
+    expect(outcome.content).toContain('Grace Hopper');
+    expect(outcome.content).toContain('Blue');
+  });
+});
+
+function tools(test: TestManager): string[] {
+  return test.manager.servers().find((server) => server.alias === 'everything')?.tools.map((tool) => tool.name) ?? [];
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
