@@ -77,8 +77,10 @@ describe('client-side tasks against server-everything over stdio', () => {
     const outcome = await manager.callTool('everything', 'trigger-elicitation-request-async', {});
     expect(asked[0]).toMatchObject({ mode: 'form', alias: 'everything', message: 'Please provide inputs for the following fields (async task demo):' });
     expect(outcome.isError, outcome.content).toBe(false);
-    expect(outcome.content).toContain('Grace Hopper');
-    expect(outcome.content).toContain('Blue');
+    expect(outcome.content).toContain('[COMPLETED] User provided the requested information!');
+    expect(outcome.content).toContain('- Name: Grace Hopper');
+    expect(outcome.content).toContain('- Favorite Color: Blue');
+    expect(outcome.content).not.toContain('[SYNC]');
   });
 });
 
