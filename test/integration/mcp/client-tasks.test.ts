@@ -4,7 +4,8 @@ import type { ElicitationAnswer, ElicitationRequest } from '../../../src/service
 import { createSampler, type SamplingPrompter } from '../../../src/runtime/sampling';
 import { everythingServer, testConfig } from '../conversation/harness';
 import { startScriptedBroker, textReply, type ScriptedBroker } from '../../helpers/scripted-broker';
-import { testManager, type TestManager } from '../../helpers/mcp';
+import path from 'node:path';
+import { ROOT, testManager, type TestManager } from '../../helpers/mcp';
 
 // Tasks the client runs for a server (MCP 2025-11-25): server-everything's async tools send
 // `sampling/createMessage` and `elicitation/create` with a `task` field, poll `tasks/get` and
@@ -81,6 +82,32 @@ describe('client-side tasks against server-everything over stdio', () => {
     expect(outcome.content).toContain('- Name: Grace Hopper');
     expect(outcome.content).toContain('- Favorite Color: Blue');
     expect(outcome.content).not.toContain('[SYNC]');
+  });
+});
+
+describe('client-side tasks: list, get, cancel as a server drives them', () => {
+  it('tasks/cancel closes the open form, tasks/get shows cancelled, unknown ids and a second cancel are errors', async () => {
+    let aborted: Promise<boolean> = Promise.resolve(false);
+    current = testManager({
+      elicit: (_request, signal) => {
+        aborted = new Promise((resolve) => signal?.addEventListener('abort', () => resolve(true), { once: true }));
+        // The person has not answered yet: the form stays open until the server cancels the task.
+        return new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
+      },
+    });
+    const snapshot = await current.manager.connect('tasks', { command: process.execPath, args: [path.join(ROOT, 'test', 'helpers', 'client-task-server.mjs')] });
+    expect(snapshot.state, snapshot.error).toBe('ready');
+    const outcome = await current.manager.callTool('tasks', 'ask-and-cancel', {});
+    const report = JSON.parse(outcome.content) as Record<string, { result?: Record<string, unknown>; error?: { code: number; message: string } }>;
+    const taskId = (report.create!.result!.task as { taskId: string }).taskId;
+    expect(report.create!.result!.task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: expect.any(Number) });
+    expect(report.list!.result!.tasks).toEqual([expect.objectContaining({ taskId, status: 'working' })]);
+    expect(report.unknown!.error).toMatchObject({ code: -32602, message: expect.stringContaining('unknown task') });
+    expect(report.cancel!.result).toMatchObject({ taskId, status: 'cancelled' });
+    expect(await aborted).toBe(true);
+    expect(report.get!.result).toMatchObject({ taskId, status: 'cancelled' });
+    expect(report.result!.error).toBeDefined();
+    expect(report.cancelAgain!.error).toMatchObject({ code: -32602, message: expect.stringContaining('terminal status') });
   });
 });
 
