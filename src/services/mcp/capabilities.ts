@@ -3,7 +3,8 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 // The one place that says what the client offers servers on `initialize`, on every transport
 // (docs/ARCHITECTURE.md, Security invariants: only real capabilities). A server hides tools from a
 // client that does not declare what they need, and a declared capability must work: each entry
-// here has its request handler registered in client-requests.ts.
+// here has its request handler registered in client-requests.ts (sampling in client-handlers.ts,
+// `tasks/*` in task-client.ts).
 
 export interface ClientFeatures {
   /** `roots/list` is answered and `notifications/roots/list_changed` sent when the roots change. */
