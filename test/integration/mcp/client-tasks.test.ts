@@ -5,7 +5,7 @@ import { createSampler, type SamplingPrompter } from '../../../src/runtime/sampl
 import { everythingServer, testConfig } from '../conversation/harness';
 import { startScriptedBroker, textReply, type ScriptedBroker } from '../../helpers/scripted-broker';
 import path from 'node:path';
-import { ROOT, testManager, type TestManager } from '../../helpers/mcp';
+import { ROOT, startEverything, testManager, type TestManager } from '../../helpers/mcp';
 
 // Tasks the client runs for a server (MCP 2025-11-25): server-everything's async tools send
 // `sampling/createMessage` and `elicitation/create` with a `task` field, poll `tasks/get` and
@@ -33,11 +33,11 @@ const approving: SamplingPrompter = {
   done: () => {},
 };
 
-async function connect(prompter: SamplingPrompter, elicit: (request: ElicitationRequest) => Promise<ElicitationAnswer>): Promise<TestManager> {
+async function connect(prompter: SamplingPrompter, elicit: (request: ElicitationRequest) => Promise<ElicitationAnswer>, url?: string): Promise<TestManager> {
   const config = await testConfig(broker.url);
   const sampling = createSampler({ config, streamChat, env: process.env, currentModel: () => config.defaultModel, prompter, unattended: false, report: () => {} });
   current = testManager({ sampling, elicit });
-  const snapshot = await current.manager.connect('everything', everythingServer());
+  const snapshot = await current.manager.connect('everything', url ? { url } : everythingServer());
   expect(snapshot.state, snapshot.error).toBe('ready');
   await until(() => ['trigger-sampling-request-async', 'trigger-elicitation-request-async'].every((name) => tools(current!).includes(name)));
   return current;
@@ -82,6 +82,25 @@ describe('client-side tasks against server-everything over stdio', () => {
     expect(outcome.content).toContain('- Name: Grace Hopper');
     expect(outcome.content).toContain('- Favorite Color: Blue');
     expect(outcome.content).not.toContain('[SYNC]');
+  });
+});
+
+describe('client-side tasks against server-everything over streamable HTTP', () => {
+  it('both async tools work: the sampling answer and the form answers come back through tasks/result', async () => {
+    const http = await startEverything('streamableHttp');
+    try {
+      const { manager } = await connect(approving, async () => ({ action: 'accept', content: { name: 'Over HTTP' } }), http.url);
+      broker.enqueue(textReply('Sampled over HTTP.'));
+      const sampled = await manager.callTool('everything', 'trigger-sampling-request-async', { prompt: 'hi' });
+      expect(sampled.content).toContain('[COMPLETED] Async sampling completed!');
+      expect(sampled.content).toContain('Sampled over HTTP.');
+      const asked = await manager.callTool('everything', 'trigger-elicitation-request-async', {});
+      expect(asked.content).toContain('- Name: Over HTTP');
+    } finally {
+      await current?.dispose();
+      current = undefined;
+      await http.stop();
+    }
   });
 });
 
