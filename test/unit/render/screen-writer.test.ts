@@ -39,7 +39,7 @@ class Region implements ScreenRegion {
   }
 }
 
-const word = fc.constantFrom('alpha', 'beta ', '\x1b[31mred\x1b[39m', '\x1b[1mbold\x1b[22m', '日本', '', '•', 'x'.repeat(8));
+const word = fc.constantFrom('alpha', 'beta ', '\x1b[31mred\x1b[39m', '\x1b[1mbold\x1b[22m', '日本', '', '•', 'x'.repeat(8), '\x1b[48;5;17mdeep\x1b[49m', '\x1b[7minv\x1b[0m', '\x1b[38;2;1;2;3mrgb\x1b[39m');
 const regionLine = fc.array(word, { maxLength: 2 }).map((parts) => parts.join(' '));
 const sideLine = fc.constantFrom('', '│ side │', '\x1b[36m│ ● srv │\x1b[39m', '└──────┘');
 const step = fc.record({
@@ -87,6 +87,20 @@ describe('screen writer', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('sends each changed row once, with no style reset when the row before closed its own styles', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const region = new Region(24, 3, ['one', 'two', 'three']);
+    writer.setRegion(region);
+    writer.render('');
+    sent.length = 0;
+    region.lines = ['\x1b[36m• \x1b[39mfirst', '\x1b[44mstill blue', 'third'];
+    writer.render('');
+    expect(sent).toHaveLength(1);
+    // Row 2 follows a row that closed its colour: no reset; row 3 follows one that left blue on.
+    expect(sent[0]).toContain('\x1b[39mfirst\x1b[2H\x1b[24X\x1b[44mstill blue\x1b[3H\x1b[0m\x1b[24Xthird');
   });
 
   it('scrolls moved rows with the terminal and writes only the new ones', () => {
