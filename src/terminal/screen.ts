@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import sliceAnsi from 'slice-ansi';
+import { narrowWidth } from './narrow-width';
 import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
@@ -85,6 +86,35 @@ export function leavesStyleOpen(text: string): boolean {
     }
   }
   return open !== 0;
+}
+
+/**
+ * For a row that keeps its width and changes only in a few plain characters (a spinner's glyph,
+ * an elapsed second, a token count), the changed cells alone: where they start, the styles in
+ * force there and the new characters. Undefined when that is not simply so (an escape sequence or
+ * a character of uncertain width inside or before the change); the row is then written whole.
+ */
+export function changedCells(old: string, now: string): { column: number; styles: string; text: string } | undefined {
+  const shorter = Math.min(old.length, now.length);
+  let start = 0;
+  while (start < shorter && old.charCodeAt(start) === now.charCodeAt(start)) start++;
+  // Never start inside an escape sequence or a surrogate pair.
+  const escape = now.lastIndexOf('\x1b', start - 1);
+  if (escape >= 0 && !/[@-~]/.test(now.slice(escape + 2, start))) start = escape;
+  if (start > 0 && now.charCodeAt(start - 1) >= 0xd800 && now.charCodeAt(start - 1) <= 0xdbff) start--;
+  let end = 0;
+  while (end < shorter - start && old.charCodeAt(old.length - 1 - end) === now.charCodeAt(now.length - 1 - end)) end++;
+  const before = old.slice(start, old.length - end);
+  const after = now.slice(start, now.length - end);
+  if (after.length === 0 || before.includes('\x1b') || after.includes('\x1b')) return undefined;
+  // A low surrogate or a joiner right after the change would belong to it: leave such rows whole.
+  const next = now.charCodeAt(now.length - end);
+  if (end > 0 && ((next >= 0xdc00 && next <= 0xdfff) || next === 0x200d || (next >= 0x300 && next <= 0x36f) || (next >= 0xfe00 && next <= 0xfe0f))) return undefined;
+  const prefix = now.slice(0, start);
+  const column = narrowWidth(prefix);
+  const width = narrowWidth(after);
+  if (column === undefined || width === undefined || width !== narrowWidth(before)) return undefined;
+  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: after };
 }
 
 let blanks = '';
@@ -201,6 +231,7 @@ export class ScreenWriter {
       out += text;
       styled = leavesStyleOpen(text);
     };
+    let cells: ReturnType<typeof changedCells>;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       const old = before[index];
@@ -211,6 +242,9 @@ export class ScreenWriter {
         // Only the region's part changed: erase just that many cells (unless they are blank), then write it.
         const erase = old.left === '' ? '' : `\x1b[${row.cut}X`;
         write(`\x1b[${line}H${reset}${erase}${row.left}`);
+      } else if (old && old.cut === -1 && row.cut === -1 && old.right === '' && row.right === '' && old.left !== '' && (cells = changedCells(old.left, row.left))) {
+        // A line of Ink's that kept its width: only the characters that changed.
+        write(`\x1b[${cells.column > 0 ? `${line};${cells.column + 1}` : line}H${reset}${cells.styles}${cells.text}`);
       } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
         write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
       } else {

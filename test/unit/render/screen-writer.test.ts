@@ -103,6 +103,27 @@ describe('screen writer', () => {
     expect(sent[0]).toContain('\x1b[39mfirst\x1b[2H\x1b[24X\x1b[44mstill blue\x1b[3H\x1b[0m\x1b[24Xthird');
   });
 
+  it("writes only the changed characters of a line of Ink's that kept its width, such as a spinner's glyph", async () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const line = (glyph: string, seconds: number) => `\x1b[90m${glyph} waiting for the answer · ${seconds}s\x1b[39m    \x1b[90m└──────┘\x1b[39m`;
+    writer.render(`top\n${line('⠋', 0)}`);
+    sent.length = 0;
+    writer.render(`top\n${line('⠙', 0)}`);
+    writer.render(`top\n${line('⠹', 1)}`);
+    expect(sent).toEqual(['\x1b[?2026h\x1b[2H\x1b[0m\x1b[90m⠙\x1b[0m\x1b[?2026l', '\x1b[?2026h\x1b[2H\x1b[0m\x1b[90m⠹ waiting for the answer · 1\x1b[0m\x1b[?2026l']);
+    const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+    const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+    const redraw: string[] = [];
+    new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) }).render(`top\n${line('⠹', 1)}`);
+    const incremental: string[] = [];
+    const again = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => incremental.push(data) });
+    for (const [glyph, seconds] of [['⠋', 0], ['⠙', 0], ['⠹', 1]] as const) again.render(`top\n${line(glyph, seconds)}`);
+    expect(await screenOf(term, incremental)).toEqual(await screenOf(fresh, redraw));
+    term.dispose();
+    fresh.dispose();
+  });
+
   it('scrolls moved rows with the terminal and writes only the new ones', () => {
     const sent: string[] = [];
     const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
