@@ -117,6 +117,26 @@ export function changedCells(old: string, now: string): { column: number; styles
   return { column, styles: prefix.match(SGR)?.join('') ?? '', text: after };
 }
 
+/**
+ * For a line that grew (a streamed answer's last row, a word at a time), what to write from where
+ * it first differs: that column, the styles in force there and the rest of the line. Only when
+ * the rest covers every cell the old rest took and all widths are certain; undefined otherwise.
+ */
+export function grownCells(old: string, now: string): { column: number; styles: string; text: string } | undefined {
+  const shorter = Math.min(old.length, now.length);
+  let start = 0;
+  while (start < shorter && old.charCodeAt(start) === now.charCodeAt(start)) start++;
+  if (start === 0) return undefined;
+  const escape = now.lastIndexOf('\x1b', start - 1);
+  if (escape >= 0 && !/[@-~]/.test(now.slice(escape + 2, start))) start = escape;
+  const prefix = now.slice(0, start);
+  const column = narrowWidth(prefix);
+  const width = narrowWidth(now.slice(start));
+  const oldWidth = narrowWidth(old.slice(start));
+  if (column === undefined || width === undefined || oldWidth === undefined || width < oldWidth) return undefined;
+  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: now.slice(start) };
+}
+
 let blanks = '';
 /** `width` plain spaces (kept, as every frame asks for the same width). */
 function spaces(width: number): string {
@@ -239,9 +259,12 @@ export class ScreenWriter {
       const reset = styled ? RESET : '';
       const line = index + 1;
       if (old && old.cut === row.cut && row.cut >= 0 && old.right === row.right) {
-        // Only the region's part changed: erase just that many cells (unless they are blank), then write it.
+        // Only the region's part changed: a line that grew gets what is new; any other is erased
+        // (unless blank) and written again.
+        const grown = old.left === '' ? undefined : grownCells(old.left, row.left);
         const erase = old.left === '' ? '' : `\x1b[${row.cut}X`;
-        write(`\x1b[${line}H${reset}${erase}${row.left}`);
+        if (grown) write(`\x1b[${line};${grown.column + 1}H${reset}${grown.styles}${grown.text}`);
+        else write(`\x1b[${line}H${reset}${erase}${row.left}`);
       } else if (old && old.cut === -1 && row.cut === -1 && old.right === '' && row.right === '' && old.left !== '' && (cells = changedCells(old.left, row.left))) {
         // A line of Ink's that kept its width: only the characters that changed.
         write(`\x1b[${cells.column > 0 ? `${line};${cells.column + 1}` : line}H${reset}${cells.styles}${cells.text}`);

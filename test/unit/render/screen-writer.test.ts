@@ -92,7 +92,7 @@ describe('screen writer', () => {
   it('sends each changed row once, with no style reset when the row before closed its own styles', () => {
     const sent: string[] = [];
     const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
-    const region = new Region(24, 3, ['one', 'two', 'three']);
+    const region = new Region(24, 3, ['one', 'two', 'zero']);
     writer.setRegion(region);
     writer.render('');
     sent.length = 0;
@@ -122,6 +122,18 @@ describe('screen writer', () => {
     expect(await screenOf(term, incremental)).toEqual(await screenOf(fresh, redraw));
     term.dispose();
     fresh.dispose();
+  });
+
+  it('writes only what a growing line of the region gained', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const region = new Region(24, 2, ['top', 'This \x1b[1mpara\x1b[22m']);
+    writer.setRegion(region);
+    writer.render('');
+    sent.length = 0;
+    region.lines = ['top', 'This \x1b[1mparagraph\x1b[22m goes'];
+    writer.render('');
+    expect(sent).toEqual(['\x1b[?2026h\x1b[2;10H\x1b[0m\x1b[1mgraph\x1b[22m goes\x1b[?2026l']);
   });
 
   it('scrolls moved rows with the terminal and writes only the new ones', () => {
@@ -178,7 +190,8 @@ describe('screen writer', () => {
   it('keeps the sidebar box out of the scroll: its border and title rows are never written again for a scrolled line', () => {
     const sent: string[] = [];
     const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
-    const history = Array.from({ length: 30 }, (_, row) => `line ${row}`);
+    // Each line starts differently, so a changed row is written whole rather than from where it differs.
+    const history = Array.from({ length: 30 }, (_, row) => `${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcd'[row]} line`);
     const region = new Region(24, 10, history.slice(0, 10));
     writer.setRegion(region);
     const side = (row: number) => (row === 0 ? '┌──────────┐' : row === 1 ? '│ \x1b[1mservers\x1b[22m  │' : row === 9 ? '└──────────┘' : '│          │');
@@ -191,7 +204,7 @@ describe('screen writer', () => {
       // Between the box's title and its bottom border the rows hold only its sides: the scroll
       // stays among them, and the rows above and below it are written in the transcript's columns.
       expect(sent[0]).toMatch(/\x1b\[\d+;\d+r\x1b\[1S/);
-      expect(sent[0]).toContain(`line ${next}`);
+      expect(sent[0]).toContain(history[next]);
       expect(sent[0]).not.toMatch(/[┌└]|servers/);
     }
   });
