@@ -154,7 +154,7 @@ const config: AishConfigInput = {
     maxOutputBytes: 65_536,
     // Linux, with bubblewrap: read-only system, writable workspace and a private /tmp, home
     // secrets hidden, no network (README.md, "Sandbox"). Where it cannot be had, nothing runs.
-    sandbox: false, // or true, or { writable: ['~/.cache'], network: true, hide: ['~/notes'] }
+    sandbox: false, // or true, or { writable: ['~/.cache'], network: true, hide: ['~/notes'], readable: ['/tmp/tools'] }
   },
 
   // One JSONL file per session under $XDG_STATE_HOME/aish/sessions (mode 0600).

@@ -63,7 +63,7 @@ describe.skipIf(sandboxMissing !== undefined)('the sandbox (built binary, real p
   }, 90_000);
 
   it('a sandboxed stdio server cannot read ~/.ssh nor reach a loopback port; the sidebar says "sandboxed"', async () => {
-    const dir = home({}, { probe: { command: process.execPath, args: [PROBE], sandbox: true } });
+    const dir = home({}, { probe: { command: process.execPath, args: [PROBE], sandbox: { readable: [ROOT] } } });
     const results: string[] = [];
     broker.route((request: ReceivedRequest) => {
       if (isToolResultTurn(request)) {

@@ -75,7 +75,9 @@ describe('tool search end to end', () => {
     const expanded = await term.waitFor('├ tickets_list_ticke');
     expect(expanded).toMatch(/tickets_list_ticke\S*\s+\d+ │/);
     term.write(keys.down);
-    await sleep(100);
+    // Space only once the cursor is on the tool: read together with the arrow (a busy machine),
+    // it would be typed-ahead text, which the sidebar does not take as a key.
+    await term.waitFor(/›\s+├ tickets_list_ticke/);
     term.write(' ');
     const switched = await term.waitFor(/tickets_list_\S*\s+off\* \d+/);
     expect(switched).toMatch(/many\s+stdio 299\/300 \d+k\*?/);

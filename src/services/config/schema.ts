@@ -140,7 +140,7 @@ export const httpServerSchema = z.strictObject({
 
 /**
  * `true`, or what to allow besides the workspace: more writable paths, the network, more hidden
- * paths (README.md, "Sandbox"). Linux with bubblewrap only; elsewhere the command is refused.
+ * paths, paths under /tmp to see read-only (README.md, "Sandbox"). Linux with bubblewrap only; elsewhere the command is refused.
  */
 export const sandboxSchema = z.union([
   z.boolean(),
@@ -148,6 +148,7 @@ export const sandboxSchema = z.union([
     writable: z.array(z.string().min(1)).optional(),
     network: z.boolean().optional(),
     hide: z.array(z.string().min(1)).optional(),
+    readable: z.array(z.string().min(1)).optional(),
   }),
 ]);
 

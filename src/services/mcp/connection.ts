@@ -13,6 +13,7 @@ import { endHttpSession } from './session-end';
 import type { Liveness } from './liveness';
 import { processEndLine } from './connect-failure';
 import { clientCapabilities } from './capabilities';
+import { TaskAwareClient } from './task-client';
 import { guardToolLists } from './tool-list-guard';
 import { MAX_TOOLS } from './tool-list';
 import { watchLateProgress, type LateProgress } from './late-progress';
@@ -68,7 +69,7 @@ export interface OpenContext {
 /** `config` is absent for the built-in server, which is spoken to with `initialize` (nothing to find out). */
 function newClient(options: ResolvedMcpOptions, context: Pick<OpenContext, 'listChanged' | 'prepareClient' | 'timeoutMs'>, config?: ServerConfig, transport: 'streamable-http' | 'sse' | 'stdio' = 'stdio'): Client {
   const negotiation = config ? versionNegotiation(config, context.timeoutMs, transport) : { mode: 'legacy' as const };
-  const client = new Client(
+  const client = new TaskAwareClient(
     { name: options.clientName, version: options.clientVersion },
     {
       capabilities: clientCapabilities(options.features),

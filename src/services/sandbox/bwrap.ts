@@ -41,6 +41,8 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     plan.workspace,
   ];
   for (const entry of plan.writable) args.push('--bind', entry, entry);
+  // Over the private /tmp, before the secrets are covered: a secret inside one stays hidden.
+  for (const entry of plan.readable) args.push('--ro-bind', entry, entry);
   for (const entry of plan.hidden) {
     if (isDirectory(entry)) args.push('--tmpfs', entry, '--remount-ro', entry);
     else args.push('--ro-bind', '/dev/null', entry);

@@ -22,8 +22,8 @@ const SYSTEM_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman
 /** `true | { writable, network, hide }` from the config, defaults filled in; undefined when off. */
 export function sandboxSettings(value: boolean | Partial<SandboxSettings> | undefined): SandboxSettings | undefined {
   if (value === undefined || value === false) return undefined;
-  if (value === true) return { writable: [], network: false, hide: [] };
-  return { writable: value.writable ?? [], network: value.network ?? false, hide: value.hide ?? [] };
+  if (value === true) return { writable: [], network: false, hide: [], readable: [] };
+  return { writable: value.writable ?? [], network: value.network ?? false, hide: value.hide ?? [], readable: value.readable ?? [] };
 }
 
 function expand(entry: string, home: string, base: string): string {
@@ -65,7 +65,8 @@ export function planSandbox(settings: SandboxSettings, context: PlanContext): Sa
   // Only what exists can be covered: a mount point cannot be made inside the read-only system.
   const hidden = [...new Set(candidates.filter(exists))];
   const writable = [...new Set(settings.writable.map((entry) => expand(entry, home, workspace)))].filter((entry) => entry !== workspace && exists(entry));
-  return { workspace, writable, network: settings.network, hidden, home };
+  const readable = [...new Set(settings.readable.map((entry) => expand(entry, home, workspace)))].filter((entry) => entry !== workspace && exists(entry));
+  return { workspace, writable, readable, network: settings.network, hidden, home };
 }
 
 /**

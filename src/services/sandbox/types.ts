@@ -1,7 +1,7 @@
 // What a sandbox is asked for (config `shell.sandbox`, `mcp.servers.<alias>.sandbox`) and what
 // one run of it confines. Types only: the UI may import this module.
 
-/** The config's `sandbox: true | { writable, network, hide }`, with its defaults filled in. */
+/** The config's `sandbox: true | { writable, network, hide, readable }`, with its defaults filled in. */
 export interface SandboxSettings {
   /** Paths writable besides the workspace (`~/` and relative paths allowed). */
   writable: string[];
@@ -9,6 +9,11 @@ export interface SandboxSettings {
   network: boolean;
   /** More paths made invisible, besides the home secrets hidden always. */
   hide: string[];
+  /**
+   * Paths made visible again, read-only, over the private /tmp (a server or its packages kept
+   * under /tmp would otherwise not be found). The secrets stay hidden even inside them.
+   */
+  readable: string[];
 }
 
 /** One confined run: every path absolute. */
@@ -17,6 +22,8 @@ export interface SandboxPlan {
   workspace: string;
   /** More writable paths (those that exist). */
   writable: string[];
+  /** Read-only again over the private /tmp (those that exist). */
+  readable: string[];
   network: boolean;
   /** Secrets that exist and are covered: directories by an empty tmpfs, files by /dev/null. */
   hidden: string[];

@@ -22,8 +22,8 @@ const transports: Array<{ name: string; start: () => Promise<{ config: ServerCon
   },
 ];
 
-/** The tools server-everything offers a client with roots and elicitation (form and URL) but no sampling or tasks. */
-const CAPABILITY_TOOLS = ['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation'];
+/** The tools server-everything offers a client with roots and elicitation (form and URL, also as tasks) but no sampling. */
+const CAPABILITY_TOOLS = ['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-elicitation-request-async'];
 
 describe.each(transports)('server-everything asks the client, over $name', ({ start }) => {
   let test: TestManager;
@@ -56,7 +56,7 @@ describe.each(transports)('server-everything asks the client, over $name', ({ st
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the tools that need roots and elicitation (the sampling and task tools stay hidden: not declared)', () => {
+  it('lists the tools that need roots and elicitation (the sampling tools stay hidden: not declared)', () => {
     expect(tools(test)).toEqual(expect.arrayContaining(CAPABILITY_TOOLS));
     expect(tools(test)).not.toContain('trigger-sampling-request');
   });

@@ -7,7 +7,7 @@ import { runCommand, type RunEvent, type RunOptions } from '../../../src/service
 import type { SandboxSettings } from '../../../src/services/sandbox/index';
 import { sandboxMissing } from '../../helpers/sandbox';
 
-const SANDBOX: SandboxSettings = { writable: [], network: false, hide: [] };
+const SANDBOX: SandboxSettings = { writable: [], network: false, hide: [], readable: [] };
 
 async function collect(options: Partial<RunOptions> & { command: string }) {
   const events: RunEvent[] = [];

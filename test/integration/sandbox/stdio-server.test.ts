@@ -12,6 +12,9 @@ import { sandboxMissing } from '../../helpers/sandbox';
 // read a key under a fake ~/.ssh, reach a loopback port and write outside its workspace.
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'helpers', 'probe-mcp-server.mjs');
+// The checkout may itself live under /tmp, which the sandbox replaces: the probe server and its
+// packages are made visible again, read-only.
+const REPO = path.resolve(path.dirname(PROBE), '..', '..');
 
 function fakeHome() {
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'aish-sbx-mcp-')));
@@ -45,7 +48,7 @@ describe.skipIf(sandboxMissing !== undefined)('a sandboxed stdio server (bubblew
   it('cannot read ~/.ssh, reach a loopback port or write outside its workspace; the sidebar line says so', async () => {
     const { home, outside, env } = fakeHome();
     test = testManager({ env });
-    const config: ServerConfig = { command: process.execPath, args: [PROBE], cwd: home, sandbox: true };
+    const config: ServerConfig = { command: process.execPath, args: [PROBE], cwd: home, sandbox: { readable: [REPO] } };
     const snapshot = await test.manager.connect('probe', config);
     expect(snapshot.state).toBe('ready');
     expect(snapshot.sandbox).toMatch(/^sandboxed: no network · writes ~$/);
@@ -65,7 +68,7 @@ describe.skipIf(sandboxMissing !== undefined)('a sandboxed stdio server (bubblew
   it('reaches the network when its sandbox allows it', async () => {
     const { home, env } = fakeHome();
     test = testManager({ env });
-    const config: ServerConfig = { command: process.execPath, args: [PROBE], cwd: home, sandbox: { network: true } };
+    const config: ServerConfig = { command: process.execPath, args: [PROBE], cwd: home, sandbox: { network: true, readable: [REPO] } };
     expect((await test.manager.connect('probe', config)).state).toBe('ready');
     expect(text(await test.manager.callTool('probe', 'connect', { port }))).toContain('connected');
   });

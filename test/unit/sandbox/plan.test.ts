@@ -15,15 +15,15 @@ function fakeHome() {
 
 describe('sandbox settings and plan', () => {
   it('fills in the defaults of true and of an object; false and absent are off', () => {
-    expect(sandboxSettings(true)).toEqual({ writable: [], network: false, hide: [] });
-    expect(sandboxSettings({ network: true })).toEqual({ writable: [], network: true, hide: [] });
+    expect(sandboxSettings(true)).toEqual({ writable: [], network: false, hide: [], readable: [] });
+    expect(sandboxSettings({ network: true })).toEqual({ writable: [], network: true, hide: [], readable: [] });
     expect(sandboxSettings(false)).toBeUndefined();
     expect(sandboxSettings(undefined)).toBeUndefined();
   });
 
   it('hides the secrets that exist, aish-tui\'s own config included, after the workspace bind even when the workspace is the home', () => {
     const { home, env } = fakeHome();
-    const plan = planSandbox({ writable: ['~/.cache-missing', '.'], network: false, hide: ['~/.netrc'] }, { workspace: home, env });
+    const plan = planSandbox({ writable: ['~/.cache-missing', '.'], network: false, hide: ['~/.netrc'], readable: [] }, { workspace: home, env });
     expect(plan.hidden).toEqual(expect.arrayContaining([path.join(home, '.ssh'), path.join(home, '.netrc'), path.join(home, '.config', 'aish')]));
     expect(plan.hidden).not.toContain(path.join(home, '.aws'));
     // Missing writable paths and the workspace itself are left out.
@@ -39,9 +39,20 @@ describe('sandbox settings and plan', () => {
     expect(bwrapArgs({ ...plan, network: true })).not.toContain('--unshare-net');
   });
 
+  it('makes readable paths visible again over the private /tmp, read-only, before the secrets are covered', () => {
+    const { home, env } = fakeHome();
+    const below = mkdtempSync(path.join(os.tmpdir(), 'aish-sbx-readable-'));
+    const plan = planSandbox({ writable: [], network: false, hide: [], readable: [below, '/nonexistent-aish'] }, { workspace: home, env });
+    expect(plan.readable).toEqual([below]);
+    const args = bwrapArgs(plan);
+    const shown = args.findIndex((arg, index) => arg === '--ro-bind' && args[index + 1] === below);
+    expect(shown).toBeGreaterThan(args.indexOf('/tmp'));
+    expect(args.findIndex((arg, index) => arg === '--tmpfs' && args[index + 1] === path.join(home, '.ssh'))).toBeGreaterThan(shown);
+  });
+
   it('says what it allows in one line, with ~ for the home', () => {
     const { home, env } = fakeHome();
-    const plan = planSandbox({ writable: [], network: false, hide: [] }, { workspace: path.join(home, '.ssh', '..'), env });
+    const plan = planSandbox({ writable: [], network: false, hide: [], readable: [] }, { workspace: path.join(home, '.ssh', '..'), env });
     expect(describeSandbox(plan)).toBe('sandboxed: writes ~ and a private /tmp only · no network · ~/.ssh and other secrets hidden');
     expect(describeSandbox({ ...plan, network: true }, 'short')).toBe('sandboxed: network · writes ~');
   });
@@ -51,7 +62,7 @@ describe('sandbox settings and plan', () => {
     const missing = await checkSandbox({ PATH: '/nonexistent' }, 'linux');
     expect(missing).toMatchObject({ ok: false });
     expect(!missing.ok && missing.reason).toMatch(/bwrap was not found on PATH: install the bubblewrap package \(Debian\/Ubuntu: sudo apt-get install bubblewrap/);
-    const root = await prepareSandbox({ writable: [], network: false, hide: [] }, '/', process.env);
+    const root = await prepareSandbox({ writable: [], network: false, hide: [], readable: [] }, '/', process.env);
     expect(root).toMatchObject({ ok: false, reason: expect.stringContaining('the workspace is /, so nothing would stay read-only') });
   });
 
