@@ -1,8 +1,11 @@
 import xtermHeadless from '@xterm/headless';
 import * as pty from 'node-pty';
+import { appendFileSync } from 'node:fs';
 import { sampleProcess, type ProcSample } from './proc';
 
 const { Terminal } = xtermHeadless;
+/** `BENCH_CAPTURE=/tmp/out`: everything each program writes goes to /tmp/out.<pid> (to see where the bytes go). */
+const CAPTURE = process.env.BENCH_CAPTURE;
 
 /** A moment the screen matched: when the bytes that made it match arrived, and the process then. */
 export interface Hit {
@@ -66,6 +69,7 @@ export class BenchTerminal {
     this.proc.onData((data) => {
       const arrival = performance.now();
       this.bytes += Buffer.byteLength(data, 'utf8');
+      if (CAPTURE) appendFileSync(`${CAPTURE}.${this.pid}`, data);
       const bytes = this.bytes;
       this.lastDataAt = arrival;
       for (const watcher of [...this.outputWatchers]) {

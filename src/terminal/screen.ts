@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import sliceAnsi from 'slice-ansi';
+import { narrowWidth } from './narrow-width';
 import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
@@ -24,7 +25,7 @@ const HIDE_CURSOR = '\x1b[?25l';
 const RESET = '\x1b[0m';
 const ERASE_LINE_RIGHT = '\x1b[K';
 const ERASE_LINE = '\x1b[2K';
-const SGR = /\x1b\[[0-9;:]*m/;
+const SGR = /\x1b\[([0-9;:]*)m/g;
 const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export interface ScreenTarget {
@@ -42,6 +43,98 @@ export interface ScreenRegion {
   readonly height: number;
   /** The region's rows top to bottom (missing rows are blank), none wider than `width`. */
   rows(): readonly string[];
+}
+
+/** SGR parameters that end one kind of style, and the kinds they end. */
+const STYLE_ENDS: Record<number, number> = { 22: 0b11, 23: 0b100, 24: 0b1000, 25: 0b10000, 27: 0b100000, 28: 0b1000000, 29: 0b10000000, 39: 0b100000000, 49: 0b1000000000 };
+/** The kind of style an SGR parameter starts (-1: one this writer does not know, so assume it stays open). */
+function styleStarted(code: number): number {
+  if (code === 1) return 0b1;
+  if (code === 2) return 0b10;
+  if (code === 3) return 0b100;
+  if (code === 4 || code === 21) return 0b1000;
+  if (code === 5 || code === 6) return 0b10000;
+  if (code === 7) return 0b100000;
+  if (code === 8) return 0b1000000;
+  if (code === 9) return 0b10000000;
+  if ((code >= 30 && code <= 38) || (code >= 90 && code <= 97)) return 0b100000000;
+  if ((code >= 40 && code <= 48) || (code >= 100 && code <= 107)) return 0b1000000000;
+  return -1;
+}
+
+/**
+ * Whether `text`, written from the default style, leaves a style on after it (then the next row
+ * needs a reset before it erases).
+ */
+export function leavesStyleOpen(text: string): boolean {
+  let open = 0;
+  SGR.lastIndex = 0;
+  for (let match = SGR.exec(text); match; match = SGR.exec(text)) {
+    const params = match[1]!.split(/[;:]/);
+    for (let index = 0; index < params.length; index++) {
+      const code = params[index] === '' ? 0 : Number(params[index]);
+      if (code === 0) open = 0;
+      else if (STYLE_ENDS[code] !== undefined) open &= ~STYLE_ENDS[code]!;
+      else {
+        const started = styleStarted(code);
+        if (started < 0) return true;
+        open |= started;
+        // 38;5;n and 38;2;r;g;b carry the colour as further parameters.
+        if ((code === 38 || code === 48) && params[index + 1] === '5') index += 2;
+        else if ((code === 38 || code === 48) && params[index + 1] === '2') index += 4;
+      }
+    }
+  }
+  return open !== 0;
+}
+
+/**
+ * For a row that keeps its width and changes only in a few plain characters (a spinner's glyph,
+ * an elapsed second, a token count), the changed cells alone: where they start, the styles in
+ * force there and the new characters. Undefined when that is not simply so (an escape sequence or
+ * a character of uncertain width inside or before the change); the row is then written whole.
+ */
+export function changedCells(old: string, now: string): { column: number; styles: string; text: string } | undefined {
+  const shorter = Math.min(old.length, now.length);
+  let start = 0;
+  while (start < shorter && old.charCodeAt(start) === now.charCodeAt(start)) start++;
+  // Never start inside an escape sequence or a surrogate pair.
+  const escape = now.lastIndexOf('\x1b', start - 1);
+  if (escape >= 0 && !/[@-~]/.test(now.slice(escape + 2, start))) start = escape;
+  if (start > 0 && now.charCodeAt(start - 1) >= 0xd800 && now.charCodeAt(start - 1) <= 0xdbff) start--;
+  let end = 0;
+  while (end < shorter - start && old.charCodeAt(old.length - 1 - end) === now.charCodeAt(now.length - 1 - end)) end++;
+  const before = old.slice(start, old.length - end);
+  const after = now.slice(start, now.length - end);
+  if (after.length === 0 || before.includes('\x1b') || after.includes('\x1b')) return undefined;
+  // A low surrogate or a joiner right after the change would belong to it: leave such rows whole.
+  const next = now.charCodeAt(now.length - end);
+  if (end > 0 && ((next >= 0xdc00 && next <= 0xdfff) || next === 0x200d || (next >= 0x300 && next <= 0x36f) || (next >= 0xfe00 && next <= 0xfe0f))) return undefined;
+  const prefix = now.slice(0, start);
+  const column = narrowWidth(prefix);
+  const width = narrowWidth(after);
+  if (column === undefined || width === undefined || width !== narrowWidth(before)) return undefined;
+  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: after };
+}
+
+/**
+ * For a line that grew (a streamed answer's last row, a word at a time), what to write from where
+ * it first differs: that column, the styles in force there and the rest of the line. Only when
+ * the rest covers every cell the old rest took and all widths are certain; undefined otherwise.
+ */
+export function grownCells(old: string, now: string): { column: number; styles: string; text: string } | undefined {
+  const shorter = Math.min(old.length, now.length);
+  let start = 0;
+  while (start < shorter && old.charCodeAt(start) === now.charCodeAt(start)) start++;
+  if (start === 0) return undefined;
+  const escape = now.lastIndexOf('\x1b', start - 1);
+  if (escape >= 0 && !/[@-~]/.test(now.slice(escape + 2, start))) start = escape;
+  const prefix = now.slice(0, start);
+  const column = narrowWidth(prefix);
+  const width = narrowWidth(now.slice(start));
+  const oldWidth = narrowWidth(old.slice(start));
+  if (column === undefined || width === undefined || oldWidth === undefined || width < oldWidth) return undefined;
+  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: now.slice(start) };
 }
 
 let blanks = '';
@@ -151,13 +244,14 @@ export class ScreenWriter {
       }
     }
 
-    // A reset goes before erasing when the text written before may have left a style open
-    // (erasing fills with the current background).
+    // A reset goes before erasing only when the text written before left a style open (erasing
+    // fills with the current background); rows close their own styles, so most need none.
     let styled = true;
     const write = (text: string) => {
       out += text;
-      styled = SGR.test(text);
+      styled = leavesStyleOpen(text);
     };
+    let cells: ReturnType<typeof changedCells>;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       const old = before[index];
@@ -165,25 +259,32 @@ export class ScreenWriter {
       const reset = styled ? RESET : '';
       const line = index + 1;
       if (old && old.cut === row.cut && row.cut >= 0 && old.right === row.right) {
-        // Only the region's part changed: erase just that many cells, then write it.
-        write(`\x1b[${line};1H${reset}\x1b[${row.cut}X${row.left}`);
+        // Only the region's part changed: a line that grew gets what is new; any other is erased
+        // (unless blank) and written again.
+        const grown = old.left === '' ? undefined : grownCells(old.left, row.left);
+        const erase = old.left === '' ? '' : `\x1b[${row.cut}X`;
+        if (grown) write(`\x1b[${line};${grown.column + 1}H${reset}${grown.styles}${grown.text}`);
+        else write(`\x1b[${line}H${reset}${erase}${row.left}`);
+      } else if (old && old.cut === -1 && row.cut === -1 && old.right === '' && row.right === '' && old.left !== '' && (cells = changedCells(old.left, row.left))) {
+        // A line of Ink's that kept its width: only the characters that changed.
+        write(`\x1b[${cells.column > 0 ? `${line};${cells.column + 1}` : line}H${reset}${cells.styles}${cells.text}`);
       } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
         write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
       } else {
         // A changed row is erased first, then written: erasing after it would need its width (a
         // full-width row leaves the cursor on its last cell, which an erase would delete).
         const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${row.right}` : '';
-        write(`\x1b[${line};1H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
+        write(`\x1b[${line}H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
       }
     }
     for (let index = rows.length; index < before.length && index < screenRows; index++) {
       if (before[index]!.left === '' && before[index]!.right === '') continue;
-      out += `\x1b[${index + 1};1H${RESET}${ERASE_LINE}`;
+      out += `\x1b[${index + 1}H${RESET}${ERASE_LINE}`;
     }
     this.previous = rows;
     this.fullRepaint = false;
     if (out.length === 0) return;
-    const data = SYNC_START + out + RESET + SYNC_END;
+    const data = SYNC_START + out + (styled ? RESET : '') + SYNC_END;
     this.bytesWritten += Buffer.byteLength(data);
     this.target.write(data);
   }

@@ -39,7 +39,7 @@ class Region implements ScreenRegion {
   }
 }
 
-const word = fc.constantFrom('alpha', 'beta ', '\x1b[31mred\x1b[39m', '\x1b[1mbold\x1b[22m', '日本', '', '•', 'x'.repeat(8));
+const word = fc.constantFrom('alpha', 'beta ', '\x1b[31mred\x1b[39m', '\x1b[1mbold\x1b[22m', '日本', '', '•', 'x'.repeat(8), '\x1b[48;5;17mdeep\x1b[49m', '\x1b[7minv\x1b[0m', '\x1b[38;2;1;2;3mrgb\x1b[39m');
 const regionLine = fc.array(word, { maxLength: 2 }).map((parts) => parts.join(' '));
 const sideLine = fc.constantFrom('', '│ side │', '\x1b[36m│ ● srv │\x1b[39m', '└──────┘');
 const step = fc.record({
@@ -87,6 +87,53 @@ describe('screen writer', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('sends each changed row once, with no style reset when the row before closed its own styles', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const region = new Region(24, 3, ['one', 'two', 'zero']);
+    writer.setRegion(region);
+    writer.render('');
+    sent.length = 0;
+    region.lines = ['\x1b[36m• \x1b[39mfirst', '\x1b[44mstill blue', 'third'];
+    writer.render('');
+    expect(sent).toHaveLength(1);
+    // Row 2 follows a row that closed its colour: no reset; row 3 follows one that left blue on.
+    expect(sent[0]).toContain('\x1b[39mfirst\x1b[2H\x1b[24X\x1b[44mstill blue\x1b[3H\x1b[0m\x1b[24Xthird');
+  });
+
+  it("writes only the changed characters of a line of Ink's that kept its width, such as a spinner's glyph", async () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const line = (glyph: string, seconds: number) => `\x1b[90m${glyph} waiting for the answer · ${seconds}s\x1b[39m    \x1b[90m└──────┘\x1b[39m`;
+    writer.render(`top\n${line('⠋', 0)}`);
+    sent.length = 0;
+    writer.render(`top\n${line('⠙', 0)}`);
+    writer.render(`top\n${line('⠹', 1)}`);
+    expect(sent).toEqual(['\x1b[?2026h\x1b[2H\x1b[0m\x1b[90m⠙\x1b[0m\x1b[?2026l', '\x1b[?2026h\x1b[2H\x1b[0m\x1b[90m⠹ waiting for the answer · 1\x1b[0m\x1b[?2026l']);
+    const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+    const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+    const redraw: string[] = [];
+    new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) }).render(`top\n${line('⠹', 1)}`);
+    const incremental: string[] = [];
+    const again = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => incremental.push(data) });
+    for (const [glyph, seconds] of [['⠋', 0], ['⠙', 0], ['⠹', 1]] as const) again.render(`top\n${line(glyph, seconds)}`);
+    expect(await screenOf(term, incremental)).toEqual(await screenOf(fresh, redraw));
+    term.dispose();
+    fresh.dispose();
+  });
+
+  it('writes only what a growing line of the region gained', () => {
+    const sent: string[] = [];
+    const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
+    const region = new Region(24, 2, ['top', 'This \x1b[1mpara\x1b[22m']);
+    writer.setRegion(region);
+    writer.render('');
+    sent.length = 0;
+    region.lines = ['top', 'This \x1b[1mparagraph\x1b[22m goes'];
+    writer.render('');
+    expect(sent).toEqual(['\x1b[?2026h\x1b[2;10H\x1b[0m\x1b[1mgraph\x1b[22m goes\x1b[?2026l']);
   });
 
   it('scrolls moved rows with the terminal and writes only the new ones', () => {
@@ -143,7 +190,8 @@ describe('screen writer', () => {
   it('keeps the sidebar box out of the scroll: its border and title rows are never written again for a scrolled line', () => {
     const sent: string[] = [];
     const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) });
-    const history = Array.from({ length: 30 }, (_, row) => `line ${row}`);
+    // Each line starts differently, so a changed row is written whole rather than from where it differs.
+    const history = Array.from({ length: 30 }, (_, row) => `${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcd'[row]} line`);
     const region = new Region(24, 10, history.slice(0, 10));
     writer.setRegion(region);
     const side = (row: number) => (row === 0 ? '┌──────────┐' : row === 1 ? '│ \x1b[1mservers\x1b[22m  │' : row === 9 ? '└──────────┘' : '│          │');
@@ -156,7 +204,7 @@ describe('screen writer', () => {
       // Between the box's title and its bottom border the rows hold only its sides: the scroll
       // stays among them, and the rows above and below it are written in the transcript's columns.
       expect(sent[0]).toMatch(/\x1b\[\d+;\d+r\x1b\[1S/);
-      expect(sent[0]).toContain(`line ${next}`);
+      expect(sent[0]).toContain(history[next]);
       expect(sent[0]).not.toMatch(/[┌└]|servers/);
     }
   });
