@@ -96,7 +96,7 @@ export async function callSessionTool(
   try {
     if (callsAsTask(info, session.snapshot)) {
       const ended = await followTaskCall(
-        (onStatus) => ToolTask.start(connection.client, { name: tool, arguments: args }, { signal: guard.signal, timeoutMs, onStatus }),
+        (onStatus) => ToolTask.start(connection.client, { name: tool, arguments: args }, { signal: guard.signal, timeoutMs, onStatus, onAlive: () => guard.progress() }),
         { ...options, signal: guard.signal },
         { alias, tool, registry: context.tasks, clock: guard, emit: context.emit, redact: (text) => session.redact(text), outcomeOf: (end) => taskEndOutcome(session, tool, end, context) },
       );

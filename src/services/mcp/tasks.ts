@@ -47,6 +47,8 @@ export class ToolTask {
     private readonly client: Client,
     private state: TaskState,
     private readonly onStatus: (status: TaskStatus, message: string | undefined) => void,
+    /** Every answered poll, changed or not: the server is alive (the call's silence limit restarts). */
+    private readonly onAlive: () => void = () => {},
   ) {}
 
   /**
@@ -64,14 +66,14 @@ export class ToolTask {
   static async start(
     client: Client,
     call: { name: string; arguments: Record<string, unknown> },
-    options: { signal?: AbortSignal; timeoutMs: number; onStatus: (status: TaskStatus, message: string | undefined) => void },
+    options: { signal?: AbortSignal; timeoutMs: number; onStatus: (status: TaskStatus, message: string | undefined) => void; onAlive?: () => void },
   ): Promise<ToolTask> {
     const created = (await client.request(
       { method: 'tools/call', params: { ...call, task: { ttl: TASK_TTL_MS } } } as never,
       schema('CreateTaskResult'),
       { ...(options.signal ? { signal: options.signal } : {}), timeout: options.timeoutMs },
     )) as { task: TaskState };
-    return new ToolTask(client, created.task, options.onStatus);
+    return new ToolTask(client, created.task, options.onStatus, options.onAlive);
   }
 
   get taskId(): string {
@@ -114,6 +116,7 @@ export class ToolTask {
       await this.pause(pollDelay(this.state.pollInterval));
       if (this.stopped) continue;
       this.state = (await this.client.request({ method: 'tasks/get', params: { taskId: this.taskId } } as never, schema('GetTaskResult'))) as TaskState;
+      this.onAlive();
     }
   }
 
