@@ -208,7 +208,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
     shownAt = Math.max(head.shownAt, drawnSince.current.at);
     const layoutFor = (ui: FrameUi, armed: boolean) =>
       head.kind === 'approval'
-        ? layoutApproval({ parts, width, maxHeight, ui, armed })
+        ? layoutApproval({ parts, width, maxHeight, ui, armed, ...(call?.retry?.field === 'args' ? { editProblem: call.retry.problem } : {}) })
         : head.kind === 'command'
           ? layoutCommand({ parts, width, maxHeight, ui, armed })
           : layoutSampling({ parts, stage: sampling?.stage ?? 'request', width, maxHeight, ui, armed });

@@ -64,6 +64,9 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
   const trust = trustNotes(call, columns);
   pushAll(header, trust.full);
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
+  // What the user did stays in view on a short frame too: a refused edit says why at every size.
+  if (call.edited) compactHeader.push([{ text: truncate(`✎ arguments edited by you: ${sanitizeLabel(call.edited)}`, columns), tone: 'warn' }]);
+  if (call.retry) compactHeader.push([{ text: truncate(`✗ ${call.retry.field === 'args' ? 'edit not used' : 'rule not saved'}: ${sanitizeLabel(call.retry.problem)}`, columns), tone: 'error' }]);
   if (changed) compactHeader.push([{ text: truncate(`▲ changed since last approved: ${changed}`, columns), tone: 'warn' }]);
   if (warnings.length > 0) compactHeader.push([{ text: truncate(`▲ ${warnings.length > 1 ? `${warnings.length} findings: ` : ''}${warnings[0]}`, columns), tone: 'warn' }]);
   pushAll(compactHeader, trust.compact);
@@ -160,7 +163,10 @@ function layoutArguments(input: ApprovalLayoutInput): FrameLayout {
   const { rows, cursorRow } = editorRows(input.ui.field, inner);
   const room = Math.max(1, Math.min(ARGS_ROWS, Math.floor((input.maxHeight - 4) / 2)));
   const top = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
-  const label: Line = [{ text: truncate('edit the arguments (JSON):', inner), tone: 'accent' }];
+  // A refused edit says why right above the field: the header that also says it may be scrolled away on a short frame.
+  const label: Line = input.editProblem
+    ? [{ text: truncate(`✗ edit not used: ${sanitizeLabel(input.editProblem)}`, inner), tone: 'error' }]
+    : [{ text: truncate('edit the arguments (JSON):', inner), tone: 'accent' }];
   const help: Line = [{ text: truncate('Enter check and show again · Ctrl+J new line · Ctrl+G $EDITOR · Esc back', inner), tone: 'muted' }];
   return layoutFrame({
     parts: input.parts,
@@ -182,6 +188,8 @@ export interface ApprovalLayoutInput {
   ui: AskLayoutInput['ui'];
   /** The keys work (the delay passed and everything has been on screen). */
   armed: boolean;
+  /** Why the last edit of the arguments was refused (shown above the arguments field). */
+  editProblem?: string;
 }
 
 export function layoutApproval(input: ApprovalLayoutInput): FrameLayout {
