@@ -133,6 +133,14 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
   });
+  // Once a server with tools is ready a call may come at any answer: the policy gets ready in an
+  // idle turn now rather than between the model's answer and the tool running (first call only).
+  let policyPrepared = false;
+  const stopPreparing = mcp.subscribe((event) => {
+    if (policyPrepared || event.type !== 'server' || event.snapshot.state !== 'ready' || event.snapshot.tools.length === 0) return;
+    policyPrepared = true;
+    setTimeout(() => policy.prepare(), 0).unref();
+  });
   // One pin store for tool definitions and server instructions (one file, one writer); with
   // test-supplied definitions, instructions are pinned in memory.
   const pins = trackedPins ?? options.pins ?? createMemoryPinStore();
@@ -252,6 +260,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     },
     async close() {
       stop();
+      stopPreparing();
       instructions.stop();
       await mcp.close();
     },
