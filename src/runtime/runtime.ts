@@ -22,7 +22,7 @@ import type { ToolIndex } from '../services/tools/names';
 import type { ModelConfig } from '../services/broker/types';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
-import { argumentGuardFor, createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { argumentGuardFor, createToolPolicy, prepareWhenToolsReady, type HeadlessRules, type Report } from './tool-policy';
 import type { PathGuard } from '../services/tools/argument-guard';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
@@ -133,14 +133,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
   });
-  // Once a server with tools is ready a call may come at any answer: the policy gets ready in an
-  // idle turn now rather than between the model's answer and the tool running (first call only).
-  let policyPrepared = false;
-  const stopPreparing = mcp.subscribe((event) => {
-    if (policyPrepared || event.type !== 'server' || event.snapshot.state !== 'ready' || event.snapshot.tools.length === 0) return;
-    policyPrepared = true;
-    setTimeout(() => policy.prepare(), 0).unref();
-  });
+  const stopPreparing = prepareWhenToolsReady(mcp, policy);
   // One pin store for tool definitions and server instructions (one file, one writer); with
   // test-supplied definitions, instructions are pinned in memory.
   const pins = trackedPins ?? options.pins ?? createMemoryPinStore();

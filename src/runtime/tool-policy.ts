@@ -60,7 +60,8 @@ export function argumentGuardFor(config: GuardConfig, env: NodeJS.ProcessEnv, cw
   const settings = config.mcp.argumentGuard;
   // The project's saved rules are aish-tui's own file too: a tool writing it asks.
   const appPaths = [config.paths.configDir, config.paths.stateDir, sessionsDir(config), path.join(cwd, PROJECT_RULES), ...(config.sourcePath ? [config.sourcePath] : [])];
-  // Built on the first call decided, not at start: start-up reads only what the first frame draws.
+  // Built when first needed (a call decided, or `prepare` once a server with tools is ready), not
+  // at start: start-up reads only what the first frame draws.
   let check: ArgumentGuard | undefined;
   let matches: ArgumentMatcher | undefined;
   let pathGuard: PathGuard | undefined;
@@ -137,4 +138,24 @@ export function createToolPolicy(config: GuardConfig, servers: PinnedServers, op
   );
   policy.setDefinitions(tracking.definitions);
   return { policy, stop: tracking.stop, pins: store };
+}
+
+/**
+ * Once a server with tools is ready a call may come with any answer: the policy gets ready
+ * (`prepare`, the argument guard) in an idle turn then, once, rather than between the model's
+ * answer and the tool running on the first call. Returns the unsubscribe.
+ */
+export function prepareWhenToolsReady(servers: Pick<PinnedServers, 'subscribe'>, policy: Pick<ApprovalPolicy, 'prepare'>): () => void {
+  let scheduled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = servers.subscribe((event) => {
+    if (scheduled || event.type !== 'server' || event.snapshot.state !== 'ready' || event.snapshot.tools.length === 0) return;
+    scheduled = true;
+    timer = setTimeout(() => policy.prepare(), 0);
+    timer.unref();
+  });
+  return () => {
+    stop();
+    if (timer) clearTimeout(timer);
+  };
 }
