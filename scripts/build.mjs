@@ -3,6 +3,7 @@
 // loader, syntax highlighting, OAuth, stdio transport) stay behind dynamic imports and land in
 // separate chunks that are only read when used.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -57,6 +58,17 @@ const firstFramePlugin = {
   },
 };
 
+/**
+ * The config schema's fingerprint: a config that passed the check is remembered under it
+ * (src/services/config/checked-cache.ts), so a build with any change to the schema, its checks or
+ * zod checks every config again.
+ */
+const schemaHash = createHash('sha256');
+for (const file of ['src/services/config/schema.ts', 'src/services/config/checks.ts', 'src/services/config/parse.ts', 'node_modules/zod/package.json']) {
+  schemaHash.update(await readFile(path.join(root, file)));
+}
+const configSchemaId = `${pkg.version}:${schemaHash.digest('hex').slice(0, 16)}`;
+
 await build({
   absWorkingDir: root,
   plugins: [firstFramePlugin],
@@ -73,6 +85,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: {
     'process.env.NODE_ENV': '"production"',
+    __AISH_CONFIG_SCHEMA_ID__: JSON.stringify(configSchemaId),
   },
   // tsx is only loaded for a .ts config file and must resolve its own loader files at run time;
   // react-devtools-core is an optional Ink import that is never installed.
