@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import sliceAnsi from 'slice-ansi';
 import { narrowWidth } from './narrow-width';
+import { leavesStyleOpen, overErasedCells } from './sgr-state';
 import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
@@ -43,49 +44,6 @@ export interface ScreenRegion {
   readonly height: number;
   /** The region's rows top to bottom (missing rows are blank), none wider than `width`. */
   rows(): readonly string[];
-}
-
-/** SGR parameters that end one kind of style, and the kinds they end. */
-const STYLE_ENDS: Record<number, number> = { 22: 0b11, 23: 0b100, 24: 0b1000, 25: 0b10000, 27: 0b100000, 28: 0b1000000, 29: 0b10000000, 39: 0b100000000, 49: 0b1000000000 };
-/** The kind of style an SGR parameter starts (-1: one this writer does not know, so assume it stays open). */
-function styleStarted(code: number): number {
-  if (code === 1) return 0b1;
-  if (code === 2) return 0b10;
-  if (code === 3) return 0b100;
-  if (code === 4 || code === 21) return 0b1000;
-  if (code === 5 || code === 6) return 0b10000;
-  if (code === 7) return 0b100000;
-  if (code === 8) return 0b1000000;
-  if (code === 9) return 0b10000000;
-  if ((code >= 30 && code <= 38) || (code >= 90 && code <= 97)) return 0b100000000;
-  if ((code >= 40 && code <= 48) || (code >= 100 && code <= 107)) return 0b1000000000;
-  return -1;
-}
-
-/**
- * Whether `text`, written from the default style, leaves a style on after it (then the next row
- * needs a reset before it erases).
- */
-export function leavesStyleOpen(text: string): boolean {
-  let open = 0;
-  SGR.lastIndex = 0;
-  for (let match = SGR.exec(text); match; match = SGR.exec(text)) {
-    const params = match[1]!.split(/[;:]/);
-    for (let index = 0; index < params.length; index++) {
-      const code = params[index] === '' ? 0 : Number(params[index]);
-      if (code === 0) open = 0;
-      else if (STYLE_ENDS[code] !== undefined) open &= ~STYLE_ENDS[code]!;
-      else {
-        const started = styleStarted(code);
-        if (started < 0) return true;
-        open |= started;
-        // 38;5;n and 38;2;r;g;b carry the colour as further parameters.
-        if ((code === 38 || code === 48) && params[index + 1] === '5') index += 2;
-        else if ((code === 38 || code === 48) && params[index + 1] === '2') index += 4;
-      }
-    }
-  }
-  return open !== 0;
 }
 
 /**
@@ -264,17 +222,17 @@ export class ScreenWriter {
         const grown = old.left === '' ? undefined : grownCells(old.left, row.left);
         const erase = old.left === '' ? '' : `\x1b[${row.cut}X`;
         if (grown) write(`\x1b[${line};${grown.column + 1}H${reset}${grown.styles}${grown.text}`);
-        else write(`\x1b[${line}H${reset}${erase}${row.left}`);
+        else write(`\x1b[${line}H${reset}${erase}${overErasedCells(row.left)}`);
       } else if (old && old.cut === -1 && row.cut === -1 && old.right === '' && row.right === '' && old.left !== '' && (cells = changedCells(old.left, row.left))) {
         // A line of Ink's that kept its width: only the characters that changed.
         write(`\x1b[${cells.column > 0 ? `${line};${cells.column + 1}` : line}H${reset}${cells.styles}${cells.text}`);
       } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
-        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
+        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${overErasedCells(row.right)}`);
       } else {
         // A changed row is erased first, then written: erasing after it would need its width (a
         // full-width row leaves the cursor on its last cell, which an erase would delete).
-        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${row.right}` : '';
-        write(`\x1b[${line}H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
+        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${overErasedCells(row.right)}` : '';
+        write(`\x1b[${line}H${reset}${ERASE_LINE_RIGHT}${overErasedCells(row.left)}${right}`);
       }
     }
     for (let index = rows.length; index < before.length && index < screenRows; index++) {
