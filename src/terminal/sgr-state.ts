@@ -106,3 +106,20 @@ export function overErasedCells(text: string): string {
   }
   return out + plain(text.slice(last), true);
 }
+
+/**
+ * The SGR sequences that put back the style in force after `prefix`, written from the default
+ * style: those after the last point where nothing was on (often none at all).
+ */
+export function stylesInForce(prefix: string): string {
+  const sequences = prefix.match(SGR);
+  if (!sequences) return '';
+  let open = 0;
+  let from = 0;
+  for (let index = 0; index < sequences.length; index++) {
+    const sequence = sequences[index]!;
+    open = open === UNKNOWN ? UNKNOWN : afterSgr(open, sequence.slice(2, -1));
+    if (open === 0) from = index + 1;
+  }
+  return sequences.slice(from).join('');
+}

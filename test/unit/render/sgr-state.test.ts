@@ -1,7 +1,7 @@
 import xtermHeadless from '@xterm/headless';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { overErasedCells } from '../../../src/terminal/sgr-state';
+import { overErasedCells, stylesInForce } from '../../../src/terminal/sgr-state';
 
 // Text written over cells that were just erased may skip spaces nothing shows on and styles that
 // are switched on and straight off: the terminal must show exactly the same cells either way.
@@ -63,5 +63,19 @@ describe('text over erased cells', () => {
     expect(overErasedCells(dim)).toBe(dim);
     const green = '\x1b[32mgreen\x1b[31m\x1b[39mplain';
     expect(overErasedCells(green)).toBe(green);
+  });
+
+  it('puts back the style in force after a prefix with the fewest sequences', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { maxLength: 12 }), async (parts) => {
+        const prefix = parts.join('');
+        const everySequence = prefix.match(/\x1b\[[0-9;:]*m/g)?.join('') ?? '';
+        // The same letter after every sequence of the prefix, and after only those that matter.
+        expect((await cellsAfter(`${stylesInForce(prefix)}X`))[0]).toEqual((await cellsAfter(`${everySequence}X`))[0]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(stylesInForce('\x1b[1mbold\x1b[22m \x1b[33mcode\x1b[39m and ')).toBe('');
+    expect(stylesInForce('\x1b[1mbold\x1b[22m \x1b[4m\x1b[36mli')).toBe('\x1b[4m\x1b[36m');
   });
 });
