@@ -6,6 +6,7 @@ import { ECHO, streamLabel } from './scenarios/stream';
 import { TOOLS_TUI } from './scenarios/tools';
 import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 import { RESUME } from './scenarios/resume';
+import { HUGE_HEADLESS, HUGE_TUI, PEAK_HUGE, PEAK_SMALL } from './scenarios/huge-result';
 
 export interface TargetResult {
   target: string;
@@ -98,7 +99,16 @@ export const TARGETS: Target[] = [
       return { value: many - few, detail: `${format(many, 'MB')} - ${format(few, 'MB')} MB` };
     },
   },
+  { target: 'a 50 MB tool result raises peak RSS <= 60 MB (TUI, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_TUI) },
+  { target: 'a 50 MB tool result raises peak RSS <= 60 MB (headless, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_HEADLESS) },
 ];
+
+/** Peak RSS with the huge result minus peak RSS of the same flow with a small one (medians). */
+function peakGrowth(results: Results, scenario: string): { value: number; detail: string } {
+  const huge = m(results, scenario, PEAK_HUGE);
+  const small = m(results, scenario, PEAK_SMALL);
+  return { value: huge - small, detail: `${format(huge, 'MB')} - ${format(small, 'MB')} MB` };
+}
 
 export function checkTargets(results: Results): TargetResult[] {
   return TARGETS.map((target) => {
