@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { lazifyModuleGlobals } from './lazy-globals.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
@@ -15,11 +16,13 @@ const outdir = path.join(root, `.dist-build-${process.pid}`);
 await rm(outdir, { recursive: true, force: true });
 
 /**
- * Two changes to what the first frame runs, both measured in BENCHMARKS.md:
+ * Three changes to what the first frame runs, all measured in BENCHMARKS.md:
  * - yoga-layout (Ink's layout) loads its inlined WebAssembly through `fetch` when there is one,
  *   and Node's first `fetch` loads its whole HTTP client (about 50 ms and 10 MB before the first
  *   frame); the same bytes are decoded directly instead, as yoga does where there is no fetch.
- * - every copy of string-width gets the fast path of src/terminal/narrow-width.ts in front of it.
+ * - every copy of string-width gets the fast path of src/terminal/narrow-width.ts in front of it;
+ * - Unicode-property regexes and segmenters made when a package is imported are made when first
+ *   used instead, and one-column text is split into graphemes without ICU (scripts/lazy-globals.mjs).
  */
 const firstFramePlugin = {
   name: 'first-frame',
@@ -36,6 +39,11 @@ const firstFramePlugin = {
       if (real.errors.length > 0) return { errors: real.errors };
       // Relative, so the bundle's comments do not name the machine's folders.
       return { path: path.relative(root, real.path), namespace: 'narrow-width' };
+    });
+    const lazyHelpers = path.join(root, 'src', 'terminal', 'lazy-globals.ts');
+    builder.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/, namespace: 'file' }, async (args) => {
+      const contents = lazifyModuleGlobals(await readFile(args.path, 'utf8'), lazyHelpers);
+      return contents === undefined ? undefined : { contents, loader: 'js', resolveDir: path.dirname(args.path) };
     });
     builder.onLoad({ filter: /.*/, namespace: 'narrow-width' }, (args) => ({
       contents: [
