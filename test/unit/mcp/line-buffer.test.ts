@@ -49,6 +49,13 @@ describe('the stdio read buffer', () => {
     }
   });
 
+  it('reads a line of hundreds of kilobytes arriving in small chunks as the SDK buffer does', () => {
+    const long = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'grüße 😀 '.repeat(30_000) }] } })}\n`, 'utf8');
+    const expected = readAll(new ReadBuffer({ maxBufferSize: 1024 * 1024 }), [long]);
+    expect(expected).toHaveLength(1);
+    for (const sizes of [[1000], [65_536], [4093, 7]]) expect(readAll(new LineReadBuffer(1024 * 1024), cut(long, sizes))).toEqual(expected);
+  });
+
   it('stops at a line longer than the limit with the SDK buffer\'s error, and reads on after clear()', () => {
     const reader = new LineReadBuffer(100);
     expect(() => readAll(reader, [Buffer.from('x'.repeat(60)), Buffer.from('y'.repeat(60))])).toThrow(/ReadBuffer exceeded maximum size of 100 bytes/);
