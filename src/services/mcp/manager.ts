@@ -1,4 +1,5 @@
-import { aliasProblem, type ServerConfig } from '../config/schema';
+import { aliasProblem } from '../config/checks';
+import type { ServerConfig } from '../config/schema';
 import { BUILTIN_ALIAS } from '../builtin/index';
 import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
@@ -110,7 +111,7 @@ class McpManager implements McpManagerService {
   }
 
   async connectUrl(url: string, alias?: string): Promise<ServerSnapshot> {
-    const request = resolveConnectRequest(url, alias, (candidate) => {
+    const request = await resolveConnectRequest(url, alias, (candidate) => {
       const existing = this.sessions.get(candidate);
       if (!existing) return undefined;
       const config = existing.config;

@@ -4,7 +4,8 @@
 // wire name: a server aliased `fs` must not inherit the rules of `fs-remote`. What a server says
 // about its own tools (annotations such as readOnlyHint, titles, descriptions) never decides
 // anything here: only the user's rules do.
-import { aliasProblem, type ArgumentRuleConfig } from '../config/schema';
+import { aliasProblem } from '../config/checks';
+import type { ArgumentRuleConfig } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
 import { describeFindings, type ArgumentGuard, type ArgumentMatcher, type GuardFinding } from './argument-guard';
 import { heldBackAsNew, newToolVerdict } from './new-tools';
@@ -64,7 +65,7 @@ export interface PolicyOptions {
   /** `mcp.argumentRules`: rules narrowed by argument globs. */
   argumentRules?: readonly ArgumentRuleConfig[];
   /** The argument guard and the matcher of argument globs (tools/argument-guard.ts); none: arguments are not looked at. */
-  guard?: { check: ArgumentGuard; matches: ArgumentMatcher };
+  guard?: { check: ArgumentGuard; matches: ArgumentMatcher; prepare?: () => void };
   /** Rules saved from the approval frame (tools/saved-rules.ts); none: nothing is saved. */
   saved?: RulesStore;
 }
@@ -91,6 +92,8 @@ export interface ApprovalPolicy {
   savedFiles(): RulesFileState[];
   /** Deletes saved rule `number` (1-based, in `savedFiles` order); returns what was deleted or a problem. */
   deleteSavedRule(number: number): { deleted: string } | { problem: string };
+  /** Gets ready to decide calls (builds the argument guard) ahead of the first one; decides nothing. */
+  prepare(): void;
 }
 
 export const HEADLESS_NO_RULE = 'headless mode: no rule allows this tool';
@@ -244,6 +247,9 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
     },
     setDefinitions(next) {
       definitions = next;
+    },
+    prepare() {
+      options.guard?.prepare?.();
     },
   };
 }
