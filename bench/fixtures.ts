@@ -95,12 +95,30 @@ function earlierMessage(index: number, at: string): Message {
   };
 }
 
-/** Writes a saved session of `count` earlier messages with the app's own session log; returns its id. */
-export function writeSession(stateDir: string, count: number): string {
+/**
+ * Writes a saved session of `count` earlier messages with the app's own session log; returns its
+ * id. With `compactedBefore`, all but the last that many messages were compacted (a `compaction`
+ * record after them, as the app appends one): the model gets the summary and those messages, the
+ * transcript shows them all. A long session lives like that: uncompacted it would not fit a window.
+ */
+export function writeSession(stateDir: string, count: number, options: { compactedBefore?: number } = {}): string {
   const id = '20250101-000000-bench0';
   const log = createSessionLog({ dir: path.join(stateDir, 'sessions'), id, redact: (text) => text, model: 'bench' });
   const at = new Date('2025-01-01T00:00:00Z').toISOString();
   for (let index = 0; index < count; index++) log.append(earlierMessage(index, at));
+  const kept = options.compactedBefore;
+  if (kept !== undefined && kept < count) {
+    const first = count - kept;
+    log.append({
+      id: 'bench-compaction',
+      role: 'compaction',
+      summary: `The user asked how parts 0 to ${first - 1} of the system work; each answer said the part reads its input, checks it and hands it on.`,
+      keptFrom: earlierMessage(first, at).id,
+      replaced: first,
+      trigger: 'auto',
+      at,
+    });
+  }
   log.close();
   return id;
 }

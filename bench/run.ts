@@ -4,7 +4,7 @@
 // and the micro-benchmarks. Benchmarks measure; they never pass or fail.
 //
 //   npm run bench                          everything
-//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, tool-budget, resume, estimate, micro)
+//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, tool-budget, resume, huge-result, estimate, micro)
 //   npm run bench -- --runs 9 --slow-runs 5
 //   npm run bench -- --write               also put the results into BENCHMARKS.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { machineBusy, machineInfo } from './lib/proc';
 import { markdownTable, Results, RESULT_COLUMNS, textTable } from './lib/results';
 import type { Scenario } from './scenario';
 import { estimateScenario } from './scenarios/estimate';
+import { hugeResultScenario } from './scenarios/huge-result';
 import { mcpStartScenario } from './scenarios/mcp-start';
 import { resumeScenario } from './scenarios/resume';
 import { startupScenario } from './scenarios/startup';
@@ -45,6 +46,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   mcp: mcpStartScenario,
   'tool-budget': toolBudgetScenario,
   resume: resumeScenario,
+  'huge-result': hugeResultScenario,
   estimate: estimateScenario,
 };
 const only = values.only?.split(',').map((name) => name.trim());

@@ -2,10 +2,11 @@
 import { Results, format, type Unit } from './lib/results';
 import { mcpLabel } from './scenarios/mcp-start';
 import { INK_BASELINE, STARTUP } from './scenarios/startup';
-import { ECHO, streamLabel } from './scenarios/stream';
+import { ECHO, MANY_EARLIER_MESSAGES, streamLabel } from './scenarios/stream';
 import { TOOLS_HEADLESS, TOOLS_TUI } from './scenarios/tools';
 import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 import { RESUME } from './scenarios/resume';
+import { HUGE_HEADLESS, HUGE_TUI, PEAK_HUGE, PEAK_SMALL } from './scenarios/huge-result';
 
 export interface TargetResult {
   target: string;
@@ -29,8 +30,8 @@ function ratio(results: Results, scenario: string, baseline: string, metric: str
   return { value: value / base, detail: `${format(value, unit)} / ${format(base, unit)} ${unit}` };
 }
 
-const full = (long: boolean) => streamLabel('full', long);
-const slow = (long: boolean) => streamLabel(200, long);
+const full = (long: boolean | number) => streamLabel('full', long);
+const slow = (long: boolean | number) => streamLabel(200, long);
 
 export const TARGETS: Target[] = [
   { target: 'start-up to input box <= 0.5 s', unit: 'ms', limit: 500, measure: (r) => ({ value: m(r, STARTUP, 'spawn to input box') }) },
@@ -100,7 +101,20 @@ export const TARGETS: Target[] = [
       return { value: many - few, detail: `${format(many, 'MB')} - ${format(few, 'MB')} MB` };
     },
   },
+  { target: '20,000 messages, full speed: CPU <= 1.2x empty (issue 23)', unit: 'x', limit: 1.2, measure: (r) => ratio(r, full(MANY_EARLIER_MESSAGES), full(false), 'CPU', 's') },
+  { target: '20,000 messages, full speed: bytes <= 1.2x empty (issue 23)', unit: 'x', limit: 1.2, measure: (r) => ratio(r, full(MANY_EARLIER_MESSAGES), full(false), 'bytes to the terminal', 'KiB') },
+  { target: '20,000 messages, 200 tokens/s: CPU <= 1.2x empty (issue 23)', unit: 'x', limit: 1.2, measure: (r) => ratio(r, slow(MANY_EARLIER_MESSAGES), slow(false), 'CPU', 's') },
+  { target: '20,000 messages, 200 tokens/s: bytes <= 1.2x empty (issue 23)', unit: 'x', limit: 1.2, measure: (r) => ratio(r, slow(MANY_EARLIER_MESSAGES), slow(false), 'bytes to the terminal', 'KiB') },
+  { target: 'a 50 MB tool result raises peak RSS <= 60 MB (TUI, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_TUI) },
+  { target: 'a 50 MB tool result raises peak RSS <= 60 MB (headless, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_HEADLESS) },
 ];
+
+/** Peak RSS with the huge result minus peak RSS of the same flow with a small one (medians). */
+function peakGrowth(results: Results, scenario: string): { value: number; detail: string } {
+  const huge = m(results, scenario, PEAK_HUGE);
+  const small = m(results, scenario, PEAK_SMALL);
+  return { value: huge - small, detail: `${format(huge, 'MB')} - ${format(small, 'MB')} MB` };
+}
 
 export function checkTargets(results: Results): TargetResult[] {
   return TARGETS.map((target) => {

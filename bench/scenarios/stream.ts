@@ -1,7 +1,7 @@
 /**
  * Streaming a 2,000-token markdown answer, at full speed and at 200 tokens/s, in an empty session
- * and in a resumed one with 2,000 earlier messages; and keystroke-to-echo latency in the input
- * while an answer streams.
+ * and in resumed ones with 2,000 and 20,000 earlier messages (scale: a long session must stream as
+ * an empty one does); and keystroke-to-echo latency in the input while an answer streams.
  */
 import type { ReceivedRequest } from '../../test/helpers/scripted-broker';
 import { ANSWER_TEXT, answerReply, answerTokens, brokerConfig, LAST_WORDS, scratchHome, writeSession } from '../fixtures';
@@ -10,13 +10,18 @@ import { percentile } from '../lib/results';
 import { sleep, type BenchTerminal, type ScreenPredicate } from '../lib/terminal';
 
 export const EARLIER_MESSAGES = 2000;
-export const streamLabel = (speed: 'full' | 200, long: boolean) =>
-  `stream ${speed === 'full' ? 'full speed' : '200 tok/s'}, ${long ? `${EARLIER_MESSAGES.toLocaleString('en')} earlier` : 'empty session'}`;
+/** The long session of the scale target (issue 23): as many messages as the resume scenario's. */
+export const MANY_EARLIER_MESSAGES = 20_000;
+/** The messages after its compaction (what the model gets besides the summary). */
+const COMPACTION_KEEPS = 20;
+/** `earlier`: messages of the resumed session (0: an empty one); `true` means EARLIER_MESSAGES. */
+export const streamLabel = (speed: 'full' | 200, earlier: boolean | number) => {
+  const count = earlier === true ? EARLIER_MESSAGES : earlier === false ? 0 : earlier;
+  return `stream ${speed === 'full' ? 'full speed' : '200 tok/s'}, ${count > 0 ? `${count.toLocaleString('en')} earlier` : 'empty session'}`;
+};
 export const ECHO = `keystroke echo, 200 tok/s, ${EARLIER_MESSAGES.toLocaleString('en')} earlier`;
 
 const tokens = answerTokens();
-/** The last earlier message's closing words (see fixtures.earlierMessage). */
-const LAST_EARLIER = `part ${EARLIER_MESSAGES - 1}.`;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 interface StreamRun {
@@ -25,11 +30,13 @@ interface StreamRun {
 }
 
 /** Starts the app (resuming a long session when asked) and waits until it has settled. */
-async function startApp(ctx: BenchContext, long: boolean): Promise<StreamRun> {
+async function startApp(ctx: BenchContext, earlier: number): Promise<StreamRun> {
   const home = scratchHome(brokerConfig(ctx.broker.url));
-  const args = long ? ['--resume', writeSession(home.stateDir, EARLIER_MESSAGES)] : [];
+  // The 20,000-message session was compacted before its last turns, as a session that long is.
+  const args = earlier > 0 ? ['--resume', writeSession(home.stateDir, earlier, earlier >= MANY_EARLIER_MESSAGES ? { compactedBefore: COMPACTION_KEEPS } : {})] : [];
   const term = spawnApp(ctx, home, args);
-  const ready: ScreenPredicate = long ? (lines) => inputBoxVisible(lines) && screenHas(LAST_EARLIER)(lines) : inputBoxVisible;
+  // The last earlier message's closing words (see fixtures.earlierMessage).
+  const ready: ScreenPredicate = earlier > 0 ? (lines) => inputBoxVisible(lines) && screenHas(`part ${earlier - 1}.`)(lines) : inputBoxVisible;
   try {
     await term.waitFor(ready, 20_000, 'the app to be ready');
     await term.quiet(300);
@@ -68,12 +75,12 @@ async function respondedAt(request: ReceivedRequest): Promise<number | undefined
   return request.respondedAt;
 }
 
-async function streamOnce(ctx: BenchContext, speed: 'full' | 200, long: boolean): Promise<void> {
-  const label = streamLabel(speed, long);
+async function streamOnce(ctx: BenchContext, speed: 'full' | 200, earlier: number): Promise<void> {
+  const label = streamLabel(speed, earlier);
   const { results } = ctx;
   await ctx.settle();
   ctx.broker.route(() => answerReply(tokens, speed === 'full' ? undefined : speed));
-  const app = await startApp(ctx, long);
+  const app = await startApp(ctx, earlier);
   const { term } = app;
   try {
     const before = term.sample();
@@ -106,7 +113,7 @@ async function streamOnce(ctx: BenchContext, speed: 'full' | 200, long: boolean)
 async function echoOnce(ctx: BenchContext): Promise<void> {
   await ctx.settle();
   ctx.broker.route(() => answerReply(tokens, 200));
-  const app = await startApp(ctx, true);
+  const app = await startApp(ctx, EARLIER_MESSAGES);
   const { term } = app;
   try {
     const firstShown = term.waitForOutput(ANSWER_TEXT, 20_000);
@@ -140,13 +147,15 @@ async function echoOnce(ctx: BenchContext): Promise<void> {
 export async function streamScenario(ctx: BenchContext): Promise<void> {
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.log(`stream full speed run ${run}/${ctx.runs}`);
-    await streamOnce(ctx, 'full', false);
-    await streamOnce(ctx, 'full', true);
+    await streamOnce(ctx, 'full', 0);
+    await streamOnce(ctx, 'full', EARLIER_MESSAGES);
+    await streamOnce(ctx, 'full', MANY_EARLIER_MESSAGES);
   }
   for (let run = 1; run <= ctx.slowRuns; run++) {
     ctx.log(`stream 200 tok/s run ${run}/${ctx.slowRuns}`);
-    await streamOnce(ctx, 200, false);
-    await streamOnce(ctx, 200, true);
+    await streamOnce(ctx, 200, 0);
+    await streamOnce(ctx, 200, EARLIER_MESSAGES);
+    await streamOnce(ctx, 200, MANY_EARLIER_MESSAGES);
     await echoOnce(ctx);
   }
   ctx.broker.route(undefined);

@@ -11,5 +11,5 @@ export { createRedactor, redactDeep, REDACTED, type Redactor } from '../shared/r
 export function sessionsDir(config: Pick<AppConfig, 'history' | 'paths'>): string {
   return config.history.dir ?? path.join(config.paths.stateDir, 'sessions');
 }
-export { createResultKeeper, headBytes, type KeepResult } from './results';
+export { createResultKeeper, headBytes, writeTextFile, type KeepResult } from './results';
 export { openHistory, resolveResumeTarget, type OpenedHistory, type OpenHistoryOptions } from './open';

@@ -4,7 +4,7 @@
 // `limits.maxResultBytes` the whole result goes to a side file next to the session files
 // (`<sessions>/results/`, 0600 in a 0700 directory, secrets redacted like the log); memory and the
 // log keep its head and a note naming the file, and so does the transcript.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Redactor } from '../shared/redact';
@@ -38,6 +38,28 @@ export function headBytes(text: string, maxBytes: number): string {
   return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
 }
 
+/** Characters written at a time: the whole text is never encoded into one buffer of its own size. */
+const WRITE_SLICE_CHARS = 1024 * 1024;
+
+/**
+ * Writes `text` to a new file (mode 0600) as UTF-8, a slice at a time. A slice never ends between
+ * the two halves of a surrogate pair, so the file holds exactly the bytes of the whole text.
+ */
+export function writeTextFile(file: string, text: string, sliceChars = WRITE_SLICE_CHARS): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(text.length, start + sliceChars);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+      writeSync(fd, text.slice(start, end), null, 'utf8');
+      start = end;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function createResultKeeper(options: ResultKeeperOptions): KeepResult {
   return (call, content) => {
     // Characters are at least one byte: a short string never needs measuring.
@@ -54,7 +76,7 @@ export function createResultKeeper(options: ResultKeeperOptions): KeepResult {
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       chmodSync(folder, 0o700);
-      writeFileSync(file, options.redact()(content), { mode: 0o600 });
+      writeTextFile(file, options.redact()(content));
       chmodSync(file, 0o600);
     } catch (error) {
       return `${head}\n[aish] this result was ${formatBytes(bytes)}; only the first ${formatBytes(options.maxBytes)} are kept (limits.maxResultBytes), and the whole result could not be saved: ${(error as Error).message}`;

@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { applyMiddlewares, createMiddleware, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Middleware, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import { AwaitedAnswers, type RequestId } from './awaited-answers';
 import { reportBodyEnd } from './body-end';
 import { describeError } from './errors';
+import { LineReadBuffer } from './line-buffer';
 import { StrayStdout } from './stray-stdout';
 
 // Transports that say when the other side is gone, which the SDK's own ones leave to timeouts.
@@ -173,6 +175,12 @@ export class ExitWatchingStdioTransport extends StdioClientTransport {
   exit: ProcessExit | undefined;
   /** What the server printed on stdout that is not MCP (a greeting, a log line), if anything. */
   readonly strayStdout = new StrayStdout();
+
+  constructor(server: StdioServerParameters) {
+    super(server);
+    // A long message (a tool result of tens of megabytes) is read without the SDK buffer's copies.
+    (this as unknown as { _readBuffer: LineReadBuffer })._readBuffer = new LineReadBuffer(server.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  }
 
   override async start(): Promise<void> {
     await super.start();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, createResultKeeper, headBytes } from '../../../src/services/history';
+import { createRedactor, createResultKeeper, headBytes, writeTextFile } from '../../../src/services/history';
 
 // Huge tool results (README "Safety"): memory and the session log keep limits.maxResultBytes.
 
@@ -54,3 +54,15 @@ describe('keeping huge tool results', () => {
     }
   });
 });
+
+describe('writing a side file a slice at a time', () => {
+  it('holds exactly the bytes of the whole text, also where a slice would end inside a surrogate pair', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'aish-results-')), 'whole.txt');
+    // Slices of 4 characters: the first pair starts at index 3, so a cut at 4 would split it.
+    const text = `abc😀de😀😀fgh${'é'.repeat(9)}😀`;
+    writeTextFile(file, text, 4);
+    expect(readFileSync(file).equals(Buffer.from(text, 'utf8'))).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
