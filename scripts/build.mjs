@@ -3,9 +3,11 @@
 // loader, syntax highlighting, OAuth, stdio transport) stay behind dynamic imports and land in
 // separate chunks that are only read when used.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { lazifyModuleGlobals } from './lazy-globals.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
@@ -15,11 +17,13 @@ const outdir = path.join(root, `.dist-build-${process.pid}`);
 await rm(outdir, { recursive: true, force: true });
 
 /**
- * Two changes to what the first frame runs, both measured in BENCHMARKS.md:
+ * Three changes to what the first frame runs, all measured in BENCHMARKS.md:
  * - yoga-layout (Ink's layout) loads its inlined WebAssembly through `fetch` when there is one,
  *   and Node's first `fetch` loads its whole HTTP client (about 50 ms and 10 MB before the first
  *   frame); the same bytes are decoded directly instead, as yoga does where there is no fetch.
- * - every copy of string-width gets the fast path of src/terminal/narrow-width.ts in front of it.
+ * - every copy of string-width gets the fast path of src/terminal/narrow-width.ts in front of it;
+ * - Unicode-property regexes and segmenters made when a package is imported are made when first
+ *   used instead, and one-column text is split into graphemes without ICU (scripts/lazy-globals.mjs).
  */
 const firstFramePlugin = {
   name: 'first-frame',
@@ -37,6 +41,11 @@ const firstFramePlugin = {
       // Relative, so the bundle's comments do not name the machine's folders.
       return { path: path.relative(root, real.path), namespace: 'narrow-width' };
     });
+    const lazyHelpers = path.join(root, 'src', 'terminal', 'lazy-globals.ts');
+    builder.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/, namespace: 'file' }, async (args) => {
+      const contents = lazifyModuleGlobals(await readFile(args.path, 'utf8'), lazyHelpers);
+      return contents === undefined ? undefined : { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
     builder.onLoad({ filter: /.*/, namespace: 'narrow-width' }, (args) => ({
       contents: [
         `import stringWidth from ${JSON.stringify(path.join(root, args.path))};`,
@@ -48,6 +57,17 @@ const firstFramePlugin = {
     }));
   },
 };
+
+/**
+ * The config schema's fingerprint: a config that passed the check is remembered under it
+ * (src/services/config/checked-cache.ts), so a build with any change to the schema, its checks or
+ * zod checks every config again.
+ */
+const schemaHash = createHash('sha256');
+for (const file of ['src/services/config/schema.ts', 'src/services/config/checks.ts', 'src/services/config/parse.ts', 'node_modules/zod/package.json']) {
+  schemaHash.update(await readFile(path.join(root, file)));
+}
+const configSchemaId = `${pkg.version}:${schemaHash.digest('hex').slice(0, 16)}`;
 
 await build({
   absWorkingDir: root,
@@ -65,6 +85,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: {
     'process.env.NODE_ENV': '"production"',
+    __AISH_CONFIG_SCHEMA_ID__: JSON.stringify(configSchemaId),
   },
   // tsx is only loaded for a .ts config file and must resolve its own loader files at run time;
   // react-devtools-core is an optional Ink import that is never installed.

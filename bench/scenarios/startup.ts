@@ -14,6 +14,8 @@ export const NODE_BASELINE = 'node -e ""';
 export const INK_BASELINE = 'minimal Ink app';
 export const VERSION = 'aish-tui --version';
 export const STARTUP = 'aish-tui start-up';
+/** The same, the first time in a new home (nothing remembered yet). */
+export const FIRST_START = 'aish-tui first start (new home)';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -73,6 +75,18 @@ export async function startupScenario(ctx: BenchContext): Promise<void> {
         results.add(INK_BASELINE, 'RSS at paint', 'MB', painted.sample && painted.sample.rssBytes / MB);
       } finally {
         await ink.close('q');
+      }
+
+      // A new home first (nothing remembered yet: the config is checked, the state files made),
+      // then the start every later day has, in the same home: that one is "start-up".
+      const first = spawnApp(ctx, home);
+      try {
+        const ready = await first.waitFor(inputBoxVisible, 10_000, 'the input box (new home)');
+        results.add(FIRST_START, 'spawn to input box', 'ms', ready.at - first.startedAt);
+        results.add(FIRST_START, 'CPU at input box', 's', ready.sample?.cpuSeconds);
+        results.add(FIRST_START, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
+      } finally {
+        await first.close(keys.ctrlD);
       }
 
       const app = spawnApp(ctx, home);

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../services/config/load';
 import { ConfigError } from '../services/config/errors';
-import { isStdioServer } from '../services/config/schema';
+import { isStdioServer } from '../services/config/checks';
 import type { McpManagerService } from '../services/mcp/index';
 import { createInterface } from 'node:readline';
 import { sanitizeLabel } from '../services/terminal/sanitize';

@@ -1,4 +1,5 @@
 import sliceAnsi from 'slice-ansi';
+import { isWholeStyledLine } from './uncut-line';
 // Ink does not export its Output class; this is the same module Ink's renderer imports (the
 // bundler and Node resolve both to one file), so patching its prototype changes what Ink uses.
 // Depending on a private class is made explicit and safe by pinning Ink to one exact version in
@@ -106,6 +107,7 @@ function segmentsByRow(output: OutputInternals): Segment[][] {
           return clippedLines.get(key, () => {
             const width = output.caches.getStringWidth(line);
             const to = x + width > clip.x2! ? clip.x2! - x : width;
+            if (from === 0 && to === width && isWholeStyledLine(line)) return line;
             return sliceAnsi(line, from, to);
           });
         });

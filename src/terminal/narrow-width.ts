@@ -1,7 +1,7 @@
 /**
  * A fast path in front of string-width for text made only of characters that are one column
  * wide without doubt: printable ASCII and the Latin, punctuation, arrow, box-drawing, block,
- * geometric and braille characters the screen's own chrome uses (›, ●, ─, …, ⠙). string-width 8
+ * geometric, mathematical and braille characters the screen's own chrome uses (›, ●, ─, …, ∙, ✓, ⠙). string-width 8
  * (Ink's) compiles its `\p{RGI_Emoji}` expression on its first non-ASCII string, about 40 ms of
  * CPU time on the way to the first frame; text of these characters never needs it. Anything
  * else goes to string-width unchanged; colour codes (SGR) are skipped like string-width skips them.
@@ -17,14 +17,18 @@ export const NARROW_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x2010, 0x2027],
   [0x2030, 0x205e],
   [0x2190, 0x21ff],
+  // Mathematical operators (the status bar's ∙) and the check mark ✓ (the sidebar's "connected").
+  [0x2200, 0x22ff],
   [0x2500, 0x25fc],
+  [0x2713, 0x2713],
   [0x2800, 0x28ff],
 ];
 
 /** In the ranges, but emoji to string-width 7 (two columns) while string-width 8 gives one: left to them. */
 export const NOT_NARROW: ReadonlySet<number> = new Set([0xa9, 0xae, 0x203c, 0x2049, 0x2194, 0x2195, 0x2196, 0x2197, 0x2198, 0x2199, 0x21a9, 0x21aa, 0x25aa, 0x25ab, 0x25b6, 0x25c0, 0x25fb, 0x25fc]);
 
-function isNarrow(code: number): boolean {
+/** One column wide without doubt, and a grapheme of its own (no joining or combining character is in the ranges). */
+export function isNarrow(code: number): boolean {
   if (code >= 0x20 && code <= 0x7e) return true;
   for (const [from, to] of NARROW_RANGES) if (code >= from && code <= to) return !NOT_NARROW.has(code);
   return false;

@@ -28,7 +28,10 @@ export interface Span {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: the first segmenter loads ICU's break data (about 19 ms), and plain ASCII,
+// all the first frame has, never needs it.
+let graphemeSegmenter: Intl.Segmenter | undefined;
+const segmenter = { segment: (text: string) => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text) };
 const graphemeWidths = new Map<string, number>();
 
 function graphemeWidth(grapheme: string): number {

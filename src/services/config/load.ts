@@ -3,11 +3,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtInModels, DEFAULT_SYSTEM_PROMPT } from './defaults';
-import { ConfigError, formatIssues } from './errors';
+import { ConfigError } from './errors';
 import { aishPaths, displayPath, type AishPaths } from './paths';
 import type { ProjectDoc } from './project-docs';
 import { mergeConfigs } from './project-trust';
-import { configSchema, type ModelEntry, type ParsedConfig } from './schema';
+import { CheckedConfigs } from './checked-cache';
+import type { ModelEntry, ParsedConfig } from './schema';
+
+declare const __AISH_CONFIG_SCHEMA_ID__: string | undefined;
+/** The build's fingerprint of the config schema; run from source there is none, and every config is checked. */
+const BUILD_SCHEMA_ID = typeof __AISH_CONFIG_SCHEMA_ID__ === 'string' ? __AISH_CONFIG_SCHEMA_ID__ : undefined;
 
 export interface CliOverrides {
   configPath?: string;
@@ -40,6 +45,8 @@ export interface LoadOptions {
   cwd?: string;
   /** A project config the user trusts: merged over the user's config. */
   projectFile?: string;
+  /** Remember configs that passed the check under this schema fingerprint (the build gives one). */
+  schemaId?: string;
 }
 
 const CONFIG_NAMES = ['config.ts', 'config.js', 'config.json'];
@@ -163,14 +170,17 @@ function locatedErrors(message: string, file: string): string | undefined {
   return found.slice(0, MAX_REPORTED_ERRORS).join('; ') + more;
 }
 
-/** Validates a raw config value; `label` names the file in every message. */
-export function parseConfig(raw: unknown, label: string): ParsedConfig {
-  if (raw === undefined || raw === null) {
-    throw new ConfigError([`${label}: the file must export a config object (export default { ... })`]);
-  }
-  const result = configSchema.safeParse(raw, { reportInput: true });
-  if (!result.success) throw new ConfigError(formatIssues(result.error.issues).map((line) => `${label}: ${line}`));
-  return result.data;
+/**
+ * Validates a raw config value (see parse.ts). A config that passed before under the same schema is
+ * taken from `checked` without loading the schema library.
+ */
+async function checkConfig(raw: unknown, label: string, checked: CheckedConfigs | undefined): Promise<ParsedConfig> {
+  const known = raw === undefined || raw === null ? undefined : checked?.get<ParsedConfig>(raw);
+  if (known) return known;
+  const { parseConfig } = await import('./parse');
+  const parsed = parseConfig(raw, label);
+  checked?.set(raw, parsed);
+  return parsed;
 }
 
 function resolveModels(parsed: ParsedConfig, cli: CliOverrides, env: NodeJS.ProcessEnv, label: string) {
@@ -213,17 +223,19 @@ export async function loadConfig(options: LoadOptions = {}): Promise<AppConfig> 
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cli, env, cwd);
+  const schemaId = options.schemaId ?? BUILD_SCHEMA_ID;
+  const checked = schemaId === undefined ? undefined : new CheckedConfigs(aishPaths(env).stateDir, schemaId);
   let label = file ? displayPath(file, env) : 'built-in defaults';
   let raw = file ? await importConfigModule(file, label) : {};
   if (options.projectFile) {
     const projectLabel = displayPath(options.projectFile, env);
     const projectRaw = await importConfigModule(options.projectFile, projectLabel);
     // Checked alone first, so its own mistakes name its file.
-    parseConfig(projectRaw, projectLabel);
+    await checkConfig(projectRaw, projectLabel, checked);
     raw = mergeConfigs(raw ?? {}, projectRaw);
     label = file ? `${label} + ${projectLabel}` : projectLabel;
   }
-  const parsed = parseConfig(raw, label);
+  const parsed = await checkConfig(raw, label, checked);
   const { models, selected } = resolveModels(parsed, cli, env, label);
   const samplingModel = parsed.mcp.sampling.model;
   if (samplingModel !== undefined && !models[samplingModel]) {

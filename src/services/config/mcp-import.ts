@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, formatIssues } from './errors';
-import { aliasProblem, serverSchema, type ServerConfig } from './schema';
+import { aliasProblem } from './checks';
+import { serverSchema, type ServerConfig } from './schema';
 
 // `--mcp-config FILE`: MCP servers from the JSON files other clients use. Claude Desktop and Cursor
 // write `{"mcpServers": {name: {...}}}`, VS Code `{"servers": {name: {...}}}`; an entry has `command`

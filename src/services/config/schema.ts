@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { aliasProblem } from './checks';
+
+export { aliasProblem, isStdioServer } from './checks';
 
 // The user's config is validated whole before anything starts, so every message can name the key
 // path. Objects are strict: a misspelt key is reported instead of silently ignored.
@@ -12,15 +15,6 @@ const positiveInt = z.number().int().positive();
 
 /** Alias rules keep `alias__tool` unambiguous: the leftmost `__` is always the split point. */
 export const ALIAS_PATTERN = /^[A-Za-z0-9-]([A-Za-z0-9_-]*[A-Za-z0-9-])?$/;
-
-export function aliasProblem(alias: string): string | undefined {
-  if (alias.length === 0) return 'an alias must not be empty';
-  if (!/^[A-Za-z0-9_-]+$/.test(alias)) return `alias ${JSON.stringify(alias)} may only use letters, digits, "_" and "-"`;
-  if (alias.includes('__')) return `alias ${JSON.stringify(alias)} must not contain "__" (it separates alias and tool)`;
-  if (alias.startsWith('_') || alias.endsWith('_')) return `alias ${JSON.stringify(alias)} must not start or end with "_"`;
-  if (alias.length > 32) return `alias ${JSON.stringify(alias)} is longer than 32 characters`;
-  return undefined;
-}
 
 const aliasKey = z.string().superRefine((alias, ctx) => {
   const problem = aliasProblem(alias);
@@ -329,7 +323,3 @@ export type ModelEntry = z.output<typeof modelSchema>;
 export type HttpServerConfig = z.output<typeof httpServerSchema>;
 export type StdioServerConfig = z.output<typeof stdioServerSchema>;
 export type ServerConfig = HttpServerConfig | StdioServerConfig;
-
-export function isStdioServer(server: ServerConfig): server is StdioServerConfig {
-  return 'command' in server;
-}

@@ -1,4 +1,4 @@
-import { isStdioServer } from '../config/schema';
+import { isStdioServer } from '../config/checks';
 import type { SessionSpec } from './connection';
 import { describeError, formatDuration } from './errors';
 import type { StderrTail } from './stderr';

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { aliasProblem, httpServerSchema, type HttpServerConfig } from '../config/schema';
+import { aliasProblem } from '../config/checks';
+import { httpServerSchema, type HttpServerConfig } from '../config/schema';
 import { McpInputError } from './input-error';
 import type { ServerState } from './types';
 

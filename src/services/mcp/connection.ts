@@ -1,5 +1,6 @@
 import { applyMiddlewares, Client, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
-import { isStdioServer, type HttpServerConfig, type ServerConfig } from '../config/schema';
+import { isStdioServer } from '../config/checks';
+import type { HttpServerConfig, ServerConfig } from '../config/schema';
 import { startBuiltinServer } from '../builtin/index';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';

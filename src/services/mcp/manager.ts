@@ -1,4 +1,5 @@
-import { aliasProblem, type ServerConfig } from '../config/schema';
+import { aliasProblem } from '../config/checks';
+import type { ServerConfig } from '../config/schema';
 import { BUILTIN_ALIAS } from '../builtin/index';
 import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';

@@ -1,5 +1,6 @@
 import { auth } from '@modelcontextprotocol/client';
-import { isStdioServer, type ServerConfig } from '../config/schema';
+import { isStdioServer } from '../config/checks';
+import type { ServerConfig } from '../config/schema';
 import { secretSettings } from '../config/secrets';
 import { describeError } from './errors';
 import { AishOAuthProvider, freeLoopbackPort } from './oauth';

@@ -16,7 +16,7 @@ import { ClientHandlers } from './client-handlers';
 import { AuthorizationRounds } from './authorization-rounds';
 import { UserWaits } from './user-waits';
 import { sandboxNote } from './sandboxed-stdio';
-import { isStdioServer } from '../config/schema';
+import { isStdioServer } from '../config/checks';
 
 // One server's life: connecting (with its timeout and authorization rounds), being ready, and
 // losing the connection. What it shows (snapshot, status lines, stderr) lives in SessionView.

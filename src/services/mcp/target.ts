@@ -1,4 +1,5 @@
-import { isStdioServer, type ServerConfig } from '../config/schema';
+import { isStdioServer } from '../config/checks';
+import type { ServerConfig } from '../config/schema';
 
 // What a session connects to, and how the sidebar names it. Kept apart from the connection code so
 // the front ends can name a server without loading the MCP client.

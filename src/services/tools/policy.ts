@@ -4,7 +4,8 @@
 // wire name: a server aliased `fs` must not inherit the rules of `fs-remote`. What a server says
 // about its own tools (annotations such as readOnlyHint, titles, descriptions) never decides
 // anything here: only the user's rules do.
-import { aliasProblem, type ArgumentRuleConfig } from '../config/schema';
+import { aliasProblem } from '../config/checks';
+import type { ArgumentRuleConfig } from '../config/schema';
 import type { McpToolInfo } from '../mcp/index';
 import { describeFindings, type ArgumentGuard, type ArgumentMatcher, type GuardFinding } from './argument-guard';
 import { heldBackAsNew, newToolVerdict } from './new-tools';

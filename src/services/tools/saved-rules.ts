@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { aliasProblem } from '../config/schema';
+import { aliasProblem } from '../config/checks';
 
 export type SavedScope = 'project' | 'everywhere';
 

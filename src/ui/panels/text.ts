@@ -16,7 +16,10 @@ export interface Seg {
 
 export type Line = Seg[];
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: the first segmenter loads ICU's break data (about 19 ms), and plain ASCII,
+// all the first frame has, never needs it.
+let graphemeSegmenter: Intl.Segmenter | undefined;
+const segmenter = { segment: (text: string) => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text) };
 
 export function graphemes(text: string): string[] {
   // Fast path for ASCII.

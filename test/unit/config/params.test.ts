@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/services/config/errors';
-import { parseConfig } from '../../../src/services/config/load';
+import { parseConfig } from '../../../src/services/config/parse';
 import { buildBody, maxTokensOf } from '../../../src/services/broker/request';
 import type { ModelConfig } from '../../../src/services/broker/types';
 

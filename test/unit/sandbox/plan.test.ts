@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bwrapArgs, checkSandbox, describeSandbox, planSandbox, prepareSandbox, sandboxSettings } from '../../../src/services/sandbox/index';
-import { parseConfig } from '../../../src/services/config/load';
+import { parseConfig } from '../../../src/services/config/parse';
 
 function fakeHome() {
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'aish-sbx-plan-')));
