@@ -6,19 +6,21 @@ import { defineConfig } from 'vitest/config';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const TEST_FILE = /\.test\.tsx?$/;
 
-// Unit, component and integration files run one after another in a worker that keeps the modules
-// it has loaded: a fresh process and module graph per file (vitest's default) cost more than most
-// of these files' tests (0.3-3 s each, ~210 files). A file that changes what a module sees when it
+// Unit and component files run one after another in a worker that keeps the modules it has
+// loaded: a fresh process and module graph per file (vitest's default) cost more than most of
+// these files' tests (0.3-3 s each, ~145 files). A file that changes what a module sees when it
 // loads (an environment variable such as FORCE_COLOR, vi.mock, vi.stubEnv, vi.stubGlobal), or that
 // checks what a module does on first use, needs a fresh module graph: it is found here by what it
-// does, or says so with the marker below, and runs in a process of its own like the end-to-end,
-// security and fault tests (which start the built app and servers, and import little).
+// does, or says so with the marker below, and runs in a process of its own like the integration,
+// end-to-end, security and fault tests. Those start servers and processes; integration files
+// sharing a worker broke `mcp login` in test/integration/mcp/sign-in.test.ts when it ran after
+// other MCP files, so they keep their own.
 const NEEDS_FRESH_MODULES = [
   /process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env/,
   /\bvi\.(mock|doMock|stubEnv|stubGlobal)\(/,
   /runs in its own process \(vitest\.config\.ts\)/,
 ];
-const SHARED_FOLDERS = ['test/unit', 'test/component', 'test/integration'];
+const SHARED_FOLDERS = ['test/unit', 'test/component'];
 
 function testFiles(folder: string): string[] {
   return readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
