@@ -3,7 +3,7 @@ import { Results, format, type Unit } from './lib/results';
 import { mcpLabel } from './scenarios/mcp-start';
 import { INK_BASELINE, STARTUP } from './scenarios/startup';
 import { ECHO, streamLabel } from './scenarios/stream';
-import { TOOLS_TUI } from './scenarios/tools';
+import { TOOLS_HEADLESS, TOOLS_TUI } from './scenarios/tools';
 import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 import { RESUME } from './scenarios/resume';
 
@@ -85,6 +85,8 @@ export const TARGETS: Target[] = [
   },
   { target: 'RSS at the input box <= 55 MB (issue 23)', unit: 'MB', limit: 55, measure: (r) => ({ value: m(r, STARTUP, 'RSS at input box') }) },
   { target: 'CPU until the input box <= 0.12 s (issue 23)', unit: 's', limit: 0.12, measure: (r) => ({ value: m(r, STARTUP, 'CPU at input box') }) },
+  { target: 'tool loop overhead <= 2 ms per call, TUI (issue 23)', unit: 'ms', limit: 2, measure: (r) => ({ value: m(r, TOOLS_TUI, 'overhead per call (mean)') }) },
+  { target: 'tool loop overhead <= 2 ms per call, headless -p (issue 23)', unit: 'ms', limit: 2, measure: (r) => ({ value: m(r, TOOLS_HEADLESS, 'overhead per call (mean)') }) },
   { target: '20 servers, 1,000 tools: sidebar ↓ redrawn <= 50 ms (max)', unit: 'ms', limit: 50, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)') }) },
   { target: '1,000 tools: tools array once cached < 1 ms', unit: 'ms', limit: 1, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'tools array once cached') }) },
   { target: '1,000 tools: heap of the tool budget < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)') }) },

@@ -1,6 +1,8 @@
 /**
  * Start-up: spawn -> the input box on screen, with CPU time and RSS of the process at that moment;
  * the same for a minimal Ink app (first paint) and `node -e ""` (exit), and `aish-tui --version`.
+ * The minimal Ink app is measured twice: from node_modules as it is, and bundled with the same
+ * esbuild plugin as aish-tui (scripts/first-frame-plugin.mjs), which is the least Ink 6 itself costs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,10 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { brokerConfig, scratchHome } from '../fixtures';
 import { CLI, inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext } from '../lib/app';
+import { build } from 'esbuild';
+import { firstFramePlugin } from '../../scripts/first-frame-plugin.mjs';
 import { BenchTerminal } from '../lib/terminal';
 
 export const NODE_BASELINE = 'node -e ""';
 export const INK_BASELINE = 'minimal Ink app';
+export const INK_BUNDLED = 'minimal Ink app, bundled';
 export const VERSION = 'aish-tui --version';
 export const STARTUP = 'aish-tui start-up';
 /** The same, the first time in a new home (nothing remembered yet). */
@@ -44,7 +49,49 @@ async function timeToExit(command: string, args: string[], env: Record<string, s
   }
 }
 
+/** The minimal Ink app bundled as dist/ is: one ESM file and chunks, production React, aish-tui's plugin. */
+async function bundleMinimalInk(): Promise<{ file: string; dir: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aish-bench-ink-'));
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: { 'minimal-ink': path.join(ROOT, 'bench', 'minimal-ink.mjs') },
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: [firstFramePlugin(ROOT)],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    external: ['react-devtools-core'],
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
+  });
+  return { file: path.join(dir, 'minimal-ink.js'), dir };
+}
+
+async function firstPaint(ctx: BenchContext, script: string, env: Record<string, string>, cwd: string, name: string): Promise<void> {
+  const ink = new BenchTerminal(process.execPath, [script], { cols: ctx.cols, rows: ctx.rows, env: { ...env, NODE_ENV: 'production' }, cwd });
+  try {
+    const painted = await ink.waitFor(screenHas('minimal Ink app ready'), 10_000, name);
+    ctx.results.add(name, 'spawn to first paint', 'ms', painted.at - ink.startedAt);
+    ctx.results.add(name, 'CPU at paint', 's', painted.sample?.cpuSeconds);
+    ctx.results.add(name, 'RSS at paint', 'MB', painted.sample && painted.sample.rssBytes / MB);
+  } finally {
+    await ink.close('q');
+  }
+}
+
 export async function startupScenario(ctx: BenchContext): Promise<void> {
+  const bundledInk = await bundleMinimalInk();
+  try {
+    await startupRuns(ctx, bundledInk.file);
+  } finally {
+    rmSync(bundledInk.dir, { recursive: true, force: true });
+  }
+}
+
+async function startupRuns(ctx: BenchContext, bundledInk: string): Promise<void> {
   const { results } = ctx;
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.log(`start-up run ${run}/${ctx.runs}`);
@@ -62,20 +109,8 @@ export async function startupScenario(ctx: BenchContext): Promise<void> {
       results.add(VERSION, 'CPU', 's', version.cpuSeconds);
       results.add(VERSION, 'peak RSS', 'MB', version.peakRssBytes === undefined ? undefined : version.peakRssBytes / MB);
 
-      const ink = new BenchTerminal(process.execPath, [path.join(ROOT, 'bench', 'minimal-ink.mjs')], {
-        cols: ctx.cols,
-        rows: ctx.rows,
-        env: { ...home.env, NODE_ENV: 'production' },
-        cwd: home.home,
-      });
-      try {
-        const painted = await ink.waitFor(screenHas('minimal Ink app ready'), 10_000, 'the minimal Ink app');
-        results.add(INK_BASELINE, 'spawn to first paint', 'ms', painted.at - ink.startedAt);
-        results.add(INK_BASELINE, 'CPU at paint', 's', painted.sample?.cpuSeconds);
-        results.add(INK_BASELINE, 'RSS at paint', 'MB', painted.sample && painted.sample.rssBytes / MB);
-      } finally {
-        await ink.close('q');
-      }
+      await firstPaint(ctx, path.join(ROOT, 'bench', 'minimal-ink.mjs'), home.env, home.home, INK_BASELINE);
+      await firstPaint(ctx, bundledInk, home.env, home.home, INK_BUNDLED);
 
       // A new home first (nothing remembered yet: the config is checked, the state files made),
       // then the start every later day has, in the same home: that one is "start-up".

@@ -2,6 +2,9 @@ import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
 
+/** The least time between two scrolls of the transcript: ten a second at most. */
+const SCROLL_INTERVAL_MS = 100;
+
 /** Terminals known to ignore OSC 52: `:copy` writes a file there. */
 const CLIPBOARDLESS_TERMS = new Set(['linux', 'dumb']);
 
@@ -47,7 +50,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
   const screen = enterFullScreen({ bracketedPaste: true, focusReporting: true, onFatal: () => saveOnExit?.() });
-  const writer = new ScreenWriter(process.stdout);
+  // Lines that stream in faster than ten a second scroll together (see ScreenWriterOptions).
+  const writer = new ScreenWriter(process.stdout, { scrollIntervalMs: SCROLL_INTERVAL_MS });
   let lastFrame = '';
   const sink = new FrameSink(process.stdout, (frame) => {
     lastFrame = frame;
@@ -81,6 +85,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     keys.stop();
     instance?.unmount();
     transcriptLayer.dispose();
+    writer.dispose();
     sink.emit('close');
     process.stdout.off('resize', onResize);
     screen.restore();

@@ -45,7 +45,7 @@ export async function mcpCommand(words: string[], host: CommandHost): Promise<vo
         if (options.authEnv && !host.env[options.authEnv]) return out([`--token-env: $${options.authEnv} is not set`], 'error');
         // A bad URL or an alias in use is said at once; only what will really be tried is announced.
         const servers = new Map(host.mcp.servers().map((server) => [server.alias, server]));
-        const request = resolveConnectRequest(
+        const request = await resolveConnectRequest(
           url,
           alias,
           (candidate) => {

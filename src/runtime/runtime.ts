@@ -22,7 +22,7 @@ import type { ToolIndex } from '../services/tools/names';
 import type { ModelConfig } from '../services/broker/types';
 import { createMcpFor, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
-import { argumentGuardFor, createToolPolicy, type HeadlessRules, type Report } from './tool-policy';
+import { argumentGuardFor, createToolPolicy, prepareWhenToolsReady, type HeadlessRules, type Report } from './tool-policy';
 import type { PathGuard } from '../services/tools/argument-guard';
 import { createInstructionGate, type InstructionGate, type InstructionState } from './instructions';
 import { createMemoryPinStore } from '../services/tools/pins';
@@ -133,6 +133,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
   });
+  const stopPreparing = prepareWhenToolsReady(mcp, policy);
   // One pin store for tool definitions and server instructions (one file, one writer); with
   // test-supplied definitions, instructions are pinned in memory.
   const pins = trackedPins ?? options.pins ?? createMemoryPinStore();
@@ -252,6 +253,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     },
     async close() {
       stop();
+      stopPreparing();
       instructions.stop();
       await mcp.close();
     },

@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import sliceAnsi from 'slice-ansi';
 import { narrowWidth } from './narrow-width';
+import { leavesStyleOpen, overErasedCells, stylesInForce } from './sgr-state';
 import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
@@ -25,8 +25,6 @@ const HIDE_CURSOR = '\x1b[?25l';
 const RESET = '\x1b[0m';
 const ERASE_LINE_RIGHT = '\x1b[K';
 const ERASE_LINE = '\x1b[2K';
-const SGR = /\x1b\[([0-9;:]*)m/g;
-const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export interface ScreenTarget {
   write(data: string): unknown;
@@ -43,49 +41,6 @@ export interface ScreenRegion {
   readonly height: number;
   /** The region's rows top to bottom (missing rows are blank), none wider than `width`. */
   rows(): readonly string[];
-}
-
-/** SGR parameters that end one kind of style, and the kinds they end. */
-const STYLE_ENDS: Record<number, number> = { 22: 0b11, 23: 0b100, 24: 0b1000, 25: 0b10000, 27: 0b100000, 28: 0b1000000, 29: 0b10000000, 39: 0b100000000, 49: 0b1000000000 };
-/** The kind of style an SGR parameter starts (-1: one this writer does not know, so assume it stays open). */
-function styleStarted(code: number): number {
-  if (code === 1) return 0b1;
-  if (code === 2) return 0b10;
-  if (code === 3) return 0b100;
-  if (code === 4 || code === 21) return 0b1000;
-  if (code === 5 || code === 6) return 0b10000;
-  if (code === 7) return 0b100000;
-  if (code === 8) return 0b1000000;
-  if (code === 9) return 0b10000000;
-  if ((code >= 30 && code <= 38) || (code >= 90 && code <= 97)) return 0b100000000;
-  if ((code >= 40 && code <= 48) || (code >= 100 && code <= 107)) return 0b1000000000;
-  return -1;
-}
-
-/**
- * Whether `text`, written from the default style, leaves a style on after it (then the next row
- * needs a reset before it erases).
- */
-export function leavesStyleOpen(text: string): boolean {
-  let open = 0;
-  SGR.lastIndex = 0;
-  for (let match = SGR.exec(text); match; match = SGR.exec(text)) {
-    const params = match[1]!.split(/[;:]/);
-    for (let index = 0; index < params.length; index++) {
-      const code = params[index] === '' ? 0 : Number(params[index]);
-      if (code === 0) open = 0;
-      else if (STYLE_ENDS[code] !== undefined) open &= ~STYLE_ENDS[code]!;
-      else {
-        const started = styleStarted(code);
-        if (started < 0) return true;
-        open |= started;
-        // 38;5;n and 38;2;r;g;b carry the colour as further parameters.
-        if ((code === 38 || code === 48) && params[index + 1] === '5') index += 2;
-        else if ((code === 38 || code === 48) && params[index + 1] === '2') index += 4;
-      }
-    }
-  }
-  return open !== 0;
 }
 
 /**
@@ -114,7 +69,7 @@ export function changedCells(old: string, now: string): { column: number; styles
   const column = narrowWidth(prefix);
   const width = narrowWidth(after);
   if (column === undefined || width === undefined || width !== narrowWidth(before)) return undefined;
-  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: after };
+  return { column, styles: stylesInForce(prefix), text: after };
 }
 
 /**
@@ -134,7 +89,7 @@ export function grownCells(old: string, now: string): { column: number; styles: 
   const width = narrowWidth(now.slice(start));
   const oldWidth = narrowWidth(old.slice(start));
   if (column === undefined || width === undefined || oldWidth === undefined || width < oldWidth) return undefined;
-  return { column, styles: prefix.match(SGR)?.join('') ?? '', text: now.slice(start) };
+  return { column, styles: stylesInForce(prefix), text: now.slice(start) };
 }
 
 let blanks = '';
@@ -150,15 +105,37 @@ function splitLines(frame: string): string[] {
   return lines;
 }
 
+export interface ScreenWriterOptions {
+  /**
+   * The least time between two scrolls of the region's rows (0: scroll on every frame). Each scroll
+   * costs the rows beside and around the scroll region written again, whatever it moves; when
+   * lines arrive faster than this, one scroll moves them together and the rest of the screen is
+   * drawn meanwhile. The rows it holds back are drawn by a timer, so the screen always catches up.
+   */
+  scrollIntervalMs?: number;
+  now?: () => number;
+}
+
 export class ScreenWriter {
   private previous: Row[] = [];
   private frame: string[] = [];
   private region: ScreenRegion | undefined;
   private fullRepaint = true;
+  private lastScrollAt = Number.NEGATIVE_INFINITY;
+  private heldScroll: ReturnType<typeof setTimeout> | undefined;
   /** Bytes written since start; the benchmark reads this. */
   bytesWritten = 0;
 
-  constructor(private readonly target: ScreenTarget) {}
+  constructor(
+    private readonly target: ScreenTarget,
+    private readonly options: ScreenWriterOptions = {},
+  ) {}
+
+  /** Stops the timer of a held-back scroll (the screen is being left). */
+  dispose(): void {
+    clearTimeout(this.heldScroll);
+    this.heldScroll = undefined;
+  }
 
   /** The next frame is drawn whole (after a resize, Ctrl+L, or anything else that wrote to the screen). */
   invalidate(): void {
@@ -194,6 +171,30 @@ export class ScreenWriter {
   /** Draws `region` over the top-left corner of every frame from now on (undefined: none). */
   setRegion(region: ScreenRegion | undefined): void {
     this.region = region;
+  }
+
+  private now(): number {
+    return this.options.now ? this.options.now() : performance.now();
+  }
+
+  /** True when a scroll now would come too soon after the last one; then one is set for later. */
+  private holdScroll(): boolean {
+    const interval = this.options.scrollIntervalMs ?? 0;
+    const wait = this.lastScrollAt + interval - this.now();
+    if (interval <= 0 || wait <= 0) {
+      clearTimeout(this.heldScroll);
+      this.heldScroll = undefined;
+      return false;
+    }
+    if (this.heldScroll === undefined) {
+      this.heldScroll = setTimeout(() => {
+        this.heldScroll = undefined;
+        this.render();
+      }, wait);
+      // Never what keeps the process alive: quitting does not wait for it.
+      this.heldScroll.unref?.();
+    }
+    return true;
   }
 
   /** The rows of the screen: Ink's frame with the region laid over its corner. */
@@ -238,9 +239,16 @@ export class ScreenWriter {
       before = [];
     } else {
       const plan = planScroll(before, rows, regionHeight);
-      if (plan) {
+      if (plan && this.holdScroll()) {
+        // The region keeps what it shows until the timer; everything else is drawn now.
+        for (let index = 0; index < regionHeight && index < rows.length; index++) {
+          const shown = before[index];
+          if (shown && shown.cut === rows[index]!.cut) rows[index] = { ...rows[index]!, left: shown.left };
+        }
+      } else if (plan) {
         out += scrollSequence(plan, RESET);
         before = scrolled(before, plan);
+        this.lastScrollAt = this.now();
       }
     }
 
@@ -264,17 +272,17 @@ export class ScreenWriter {
         const grown = old.left === '' ? undefined : grownCells(old.left, row.left);
         const erase = old.left === '' ? '' : `\x1b[${row.cut}X`;
         if (grown) write(`\x1b[${line};${grown.column + 1}H${reset}${grown.styles}${grown.text}`);
-        else write(`\x1b[${line}H${reset}${erase}${row.left}`);
+        else write(`\x1b[${line}H${reset}${erase}${overErasedCells(row.left)}`);
       } else if (old && old.cut === -1 && row.cut === -1 && old.right === '' && row.right === '' && old.left !== '' && (cells = changedCells(old.left, row.left))) {
         // A line of Ink's that kept its width: only the characters that changed.
         write(`\x1b[${cells.column > 0 ? `${line};${cells.column + 1}` : line}H${reset}${cells.styles}${cells.text}`);
       } else if (old && old.cut === row.cut && row.cut >= 0 && old.left === row.left) {
-        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${row.right}`);
+        write(`\x1b[${line};${row.cut + 1}H${reset}${ERASE_LINE_RIGHT}${overErasedCells(row.right)}`);
       } else {
         // A changed row is erased first, then written: erasing after it would need its width (a
         // full-width row leaves the cursor on its last cell, which an erase would delete).
-        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${row.right}` : '';
-        write(`\x1b[${line}H${reset}${ERASE_LINE_RIGHT}${row.left}${right}`);
+        const right = row.right.length > 0 ? `\x1b[${row.cut + 1}G${overErasedCells(row.right)}` : '';
+        write(`\x1b[${line}H${reset}${ERASE_LINE_RIGHT}${overErasedCells(row.left)}${right}`);
       }
     }
     for (let index = rows.length; index < before.length && index < screenRows; index++) {
@@ -290,48 +298,4 @@ export class ScreenWriter {
   }
 }
 
-/**
- * What Ink gets as its stdout: it reports the real terminal's size and forwards resizes, and hands
- * each rendered frame to the ScreenWriter instead of the terminal. Ink runs in debug mode against
- * it, so every write is a whole frame; the few cursor-only writes Ink makes on its own (hiding and
- * showing the cursor) carry no text and are dropped.
- */
-export class FrameSink extends EventEmitter {
-  readonly isTTY = true;
-
-  constructor(
-    private readonly terminal: NodeJS.WriteStream,
-    private readonly onFrame: (frame: string) => void,
-  ) {
-    super();
-    const forwardResize = () => this.emit('resize');
-    terminal.on('resize', forwardResize);
-    this.once('close', () => terminal.off('resize', forwardResize));
-  }
-
-  get columns(): number {
-    return this.terminal.columns || 80;
-  }
-
-  get rows(): number {
-    return this.terminal.rows || 24;
-  }
-
-  write(data: string | Uint8Array): boolean {
-    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
-    if (!text.includes('\n') && text.replace(ESCAPE_SEQUENCE, '').trim().length === 0) return true;
-    this.onFrame(text);
-    return true;
-  }
-
-  // Ink only needs these to exist on a stream.
-  end(): void {}
-  cork(): void {}
-  uncork(): void {}
-  getColorDepth(): number {
-    return this.terminal.getColorDepth?.() ?? 8;
-  }
-  hasColors(count?: number): boolean {
-    return this.terminal.hasColors?.(count) ?? true;
-  }
-}
+export { FrameSink } from './frame-sink';

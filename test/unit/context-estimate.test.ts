@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/services/context/estimate.js';
+import { estimateTokens, estimateTokensRemembered } from '../../src/services/context/estimate.js';
 
 describe('estimateTokens', () => {
   it('counts nothing for empty text and grows with the text', () => {
@@ -19,5 +19,18 @@ describe('estimateTokens', () => {
     const estimate = estimateTokens(prose);
     expect(estimate).toBeGreaterThan(prose.length / 8);
     expect(estimate).toBeLessThan(prose.length / 2);
+  });
+});
+
+describe('estimateTokensRemembered (a tool loop measures the same texts before every request)', () => {
+  it('is the estimate, for a text seen again, for short and very long texts, and after older texts were let go', () => {
+    const texts = ['', 'ok', 'The quick brown fox jumps over the lazy dog', '{"expression":"6*7+1"}', 'x'.repeat(2 * 1024 * 1024), 'ünïcödé ✓ 你好 '.repeat(50)];
+    for (let round = 0; round < 3; round++) for (const text of texts) expect(estimateTokensRemembered(text)).toBe(estimateTokens(text));
+    // More than the memo keeps (two generations of 8 M characters): the first texts are counted again, the same.
+    for (let index = 0; index < 20; index++) {
+      const text = `${index} ${'w'.repeat(900_000)}`;
+      expect(estimateTokensRemembered(text)).toBe(estimateTokens(text));
+    }
+    for (const text of texts) expect(estimateTokensRemembered(text)).toBe(estimateTokens(text));
   });
 });

@@ -55,12 +55,17 @@ export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions =
     },
   });
   let total = 0;
+  // The reader stops at `[DONE]` and cancels while a read of the body may still be pending: when
+  // that read returns, the stream is closed already, and closing it again would throw (a thrown
+  // error costs a stack trace, on every answer).
+  let cancelled = false;
   // One stream stage instead of a chain of TransformStreams (byte count, decoder, parser): each
   // stage costs promise hops per read, which at one small read per token is most of the work.
   const messages = new ReadableStream<SseMessage>({
     async pull(controller) {
       while (parsed.length === 0) {
         const { value, done } = await reader.read();
+        if (cancelled) return;
         if (done) {
           // A body that ends without the final blank line still carries its last event; the SSE
           // spec would drop it, a user would not want to. A blank line at the end completes it.
@@ -83,6 +88,7 @@ export function parseSse(body: ReadableStream<Uint8Array>, options: SseOptions =
       for (const message of parsed.splice(0)) controller.enqueue(message);
     },
     cancel(reason) {
+      cancelled = true;
       return reader.cancel(reason);
     },
   });

@@ -2,7 +2,7 @@
 // server), conversation, and the reserve for the answer. Estimates (estimate.ts) are corrected by
 // the calibration; after a request the server's own count replaces them.
 import type { ToolSpec, WireMessage } from '../broker/types';
-import { estimateTokens } from './estimate';
+import { estimateTokensRemembered as estimateTokens } from './estimate';
 
 /** What each message costs beyond its text (role markers of the chat template). */
 export const MESSAGE_OVERHEAD = 4;
@@ -35,9 +35,16 @@ export function messageText(message: WireMessage): string {
   return text;
 }
 
-/** The text a tool definition is counted by. */
+const toolTexts = new WeakMap<ToolSpec, string>();
+
+/** The text a tool definition is counted by (a spec is not changed once built: kept per spec). */
 export function toolText(spec: ToolSpec): string {
-  return JSON.stringify(spec.function);
+  let text = toolTexts.get(spec);
+  if (text === undefined) {
+    text = JSON.stringify(spec.function);
+    toolTexts.set(spec, text);
+  }
+  return text;
 }
 
 /** Counts one text: the server's tokenizer where it counted it (server-tokens.ts), else the estimate. */

@@ -19,3 +19,31 @@ export function estimateTokens(text: string): number {
   }
   return tokens;
 }
+
+/**
+ * The estimate, remembered for the texts of the last few requests. A request is measured before
+ * it is sent, and in a tool loop every request repeats the one before it plus a call and its
+ * result: without this, each of them counted the whole conversation (and every tool definition)
+ * again. Two generations of at most MEMO_CHARS characters each: a text is kept while requests
+ * still carry it; very long texts are counted each time (a lookup would not save much on them).
+ */
+const MEMO_CHARS = 8 * 1024 * 1024;
+const MEMO_MAX_TEXT = 1024 * 1024;
+let recent = new Map<string, number>();
+let older = new Map<string, number>();
+let recentChars = 0;
+
+export function estimateTokensRemembered(text: string): number {
+  if (text.length > MEMO_MAX_TEXT || text.length < 16) return estimateTokens(text);
+  let tokens = recent.get(text);
+  if (tokens !== undefined) return tokens;
+  tokens = older.get(text) ?? estimateTokens(text);
+  if (recentChars + text.length > MEMO_CHARS) {
+    older = recent;
+    recent = new Map();
+    recentChars = 0;
+  }
+  recent.set(text, tokens);
+  recentChars += text.length;
+  return tokens;
+}

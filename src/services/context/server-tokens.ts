@@ -44,15 +44,33 @@ export function createServerTokens(options: ServerTokensOptions): ServerTokens {
   const maxEntries = options.maxEntries ?? 4096;
   const now = options.now ?? Date.now;
   let asked = 0;
+  // Asked once per text of every request: the URL is parsed once per base URL.
+  const roots = new Map<string, string | undefined>();
   const rootOf = (model: ModelConfig): string | undefined => {
+    if (roots.has(model.baseUrl)) return roots.get(model.baseUrl);
+    let root: string | undefined;
     try {
-      return serverRoot(model.baseUrl).href;
+      root = serverRoot(model.baseUrl).href;
     } catch {
-      return undefined;
+      root = undefined;
     }
+    roots.set(model.baseUrl, root);
+    return root;
   };
-  const keyOf = (root: string, text: string) => `${root} ${hashOf(text)}`;
+  // The hashes of the texts of the last request counted: the next request repeats them (a tool
+  // loop resends the whole conversation), and hashing each again cost more than the rest of the count.
+  let hashes = new Map<string, string>();
+  let lastHashes = new Map<string, string>();
+  const keyOf = (root: string, text: string) => {
+    let hash = hashes.get(text) ?? lastHashes.get(text);
+    if (hash === undefined) hash = hashOf(text);
+    hashes.set(text, hash);
+    return `${root} ${hash}`;
+  };
+  /** Servers with at least one count: for the others `cached` has nothing to look up. */
+  const counted = new Set<string>();
   const remember = (key: string, tokens: number) => {
+    counted.add(key.slice(0, key.lastIndexOf(' ')));
     counts.delete(key);
     counts.set(key, tokens);
     // Oldest first out: a Map keeps insertion order.
@@ -86,9 +104,12 @@ export function createServerTokens(options: ServerTokensOptions): ServerTokens {
     },
     cached(model, text) {
       const root = rootOf(model);
-      return root === undefined ? undefined : counts.get(keyOf(root, text));
+      return root === undefined || !counted.has(root) ? undefined : counts.get(keyOf(root, text));
     },
     async count(model, texts, signal) {
+      // Only this request's texts keep their hashes (the history holds the texts anyway).
+      lastHashes = hashes;
+      hashes = new Map();
       const root = rootOf(model);
       if (root === undefined || (blockedUntil.get(root) ?? 0) > now()) return;
       const key = resolveApiKey(model, options.env);

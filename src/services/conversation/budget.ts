@@ -4,7 +4,7 @@
 import type { ModelConfig, ToolSpec, Usage, WireMessage } from '../broker/types';
 import { maxTokensOf } from '../broker/request';
 import { answerReserve, compactionThreshold, measureContext, messageText, rawPromptEstimate, toolText, type ContextUsage } from '../context/budget';
-import { estimateTokens } from '../context/estimate';
+import { estimateTokensRemembered as estimateTokens } from '../context/estimate';
 import type { Calibration } from '../context/calibration';
 import { compactionMessage, cutLatestToolResults, effectiveHistory, planCompaction, stubOldToolResults, summarise, type CompactionMessage } from '../context/compact';
 import type { ContextWindow } from '../context/window';

@@ -241,7 +241,9 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
       return state && !state.enabled ? switchedOffReason(`${entry!.alias}__${entry!.tool}`, state) : undefined;
     };
     const isSearch = (name: string) => name === TOOL_SEARCH_NAME && offer !== undefined;
-    const asking = calls.map((call) => !depthReached && !failed && !isSearch(call.name) && !switchedOff(call.name) && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp));
+    // Only for the counter of several calls ("2 of 3"): a lone call is "1 of 1" if it asks at all,
+    // and is not decided twice (its decision is made when it runs, below).
+    const asking = calls.length > 1 ? calls.map((call) => !depthReached && !failed && !isSearch(call.name) && !switchedOff(call.name) && needsUser(call, index.byWireName.get(call.name), policy, deps.mcp)) : [];
     const count = asking.filter(Boolean).length;
     let asked = 0;
     for (const [position, call] of calls.entries()) {

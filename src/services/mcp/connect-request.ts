@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { aliasProblem } from '../config/checks';
-import { httpServerSchema, type HttpServerConfig } from '../config/schema';
+import type { HttpServerConfig } from '../config/schema';
 import { McpInputError } from './input-error';
 import type { ServerState } from './types';
 
@@ -104,14 +104,16 @@ export interface ConnectRequest {
  * The alias and config a `:mcp connect` will use, or McpInputError (one line) for a bad URL, a bad
  * alias or an alias in use; `options` (a forced transport, a token variable) go into the config.
  * Without an alias one comes from the host name, with -2, -3, ... when
- * taken; the same URL under its own alias is a reconnect, not a clash.
+ * taken; the same URL under its own alias is a reconnect, not a clash. The config schema is loaded
+ * here, on first use, so that it stays off the way to the first frame.
  */
-export function resolveConnectRequest(
+export async function resolveConnectRequest(
   url: string,
   alias: string | undefined,
   known: (alias: string) => KnownServer | undefined,
   options: ConnectOptions = {},
-): ConnectRequest {
+): Promise<ConnectRequest> {
+  const { httpServerSchema } = await import('../config/schema');
   const parsed = httpServerSchema.safeParse({ url, ...options });
   if (!parsed.success) throw new McpInputError(`not an http(s) URL: ${JSON.stringify(url)}`);
   if (alias !== undefined) {

@@ -111,7 +111,7 @@ class McpManager implements McpManagerService {
   }
 
   async connectUrl(url: string, alias?: string): Promise<ServerSnapshot> {
-    const request = resolveConnectRequest(url, alias, (candidate) => {
+    const request = await resolveConnectRequest(url, alias, (candidate) => {
       const existing = this.sessions.get(candidate);
       if (!existing) return undefined;
       const config = existing.config;

@@ -65,7 +65,7 @@ export interface PolicyOptions {
   /** `mcp.argumentRules`: rules narrowed by argument globs. */
   argumentRules?: readonly ArgumentRuleConfig[];
   /** The argument guard and the matcher of argument globs (tools/argument-guard.ts); none: arguments are not looked at. */
-  guard?: { check: ArgumentGuard; matches: ArgumentMatcher };
+  guard?: { check: ArgumentGuard; matches: ArgumentMatcher; prepare?: () => void };
   /** Rules saved from the approval frame (tools/saved-rules.ts); none: nothing is saved. */
   saved?: RulesStore;
 }
@@ -92,6 +92,8 @@ export interface ApprovalPolicy {
   savedFiles(): RulesFileState[];
   /** Deletes saved rule `number` (1-based, in `savedFiles` order); returns what was deleted or a problem. */
   deleteSavedRule(number: number): { deleted: string } | { problem: string };
+  /** Gets ready to decide calls (builds the argument guard) ahead of the first one; decides nothing. */
+  prepare(): void;
 }
 
 export const HEADLESS_NO_RULE = 'headless mode: no rule allows this tool';
@@ -245,6 +247,9 @@ export function createApprovalPolicy(options: PolicyOptions = {}): ApprovalPolic
     },
     setDefinitions(next) {
       definitions = next;
+    },
+    prepare() {
+      options.guard?.prepare?.();
     },
   };
 }

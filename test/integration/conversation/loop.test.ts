@@ -67,6 +67,24 @@ describe('the conversation loop with the built-in server', () => {
     expect(toolMessages(result.messages)[0]!.content).toBe('1024');
   });
 
+  it('a lone call is decided once, when it runs (the "1 of N" counter needs the others only when there are several)', async () => {
+    const config = await testConfig(broker.url);
+    mcp = await startMcp(config);
+    const real = createApprovalPolicy({ autoApprove: { 'builtin__*': true } });
+    const decided: string[] = [];
+    const policy = { ...real, decide: (alias: string, tool: string, args?: Record<string, unknown>) => (decided.push(`${alias}__${tool}`), real.decide(alias, tool, args)) };
+    broker.enqueue(toolCallReply([calc('1+1')]), textReply('2'));
+    const lone = await run({ config, mcp, text: 'one plus one', policy });
+    expect(toolMessages(lone.messages).map((message) => message.content)).toEqual(['2']);
+    expect(decided).toEqual(['builtin__calculator']);
+    decided.length = 0;
+    broker.enqueue(toolCallReply([calc('1+1', 'call_a'), calc('2+2', 'call_b')]), textReply('2 and 4'));
+    const pair = await run({ config, mcp, text: 'both', policy });
+    expect(toolMessages(pair.messages).map((message) => message.content)).toEqual(['2', '4']);
+    // Counted ahead for the counter, then decided again as each runs.
+    expect(decided).toHaveLength(4);
+  });
+
   it('a changed tool definition asks again despite a config rule, shows what changed, and is accepted on approval', async () => {
     const config = await testConfig(broker.url);
     mcp = await startMcp(config);

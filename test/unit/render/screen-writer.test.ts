@@ -1,6 +1,6 @@
 import xtermHeadless from '@xterm/headless';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ScreenWriter, type ScreenRegion } from '../../../src/terminal/screen';
 
 // The screen writer sends only what changed, lets the terminal scroll the region's rows when they
@@ -207,5 +207,73 @@ describe('screen writer', () => {
       expect(sent[0]).toContain(history[next]);
       expect(sent[0]).not.toMatch(/[┌└]|servers/);
     }
+  });
+
+  describe('with a least time between scrolls', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('moves lines that came too soon in one later scroll, drawing the rest at once, and ends as a full redraw', async () => {
+      vi.useFakeTimers();
+      const sent: string[] = [];
+      const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) }, { scrollIntervalMs: 100, now: () => Date.now() });
+      const region = new Region(24, 8, Array.from({ length: 8 }, (_, row) => `line ${row}`));
+      writer.setRegion(region);
+      const frameWith = (status: string) => Array.from({ length: ROWS }, (_, row) => (row < 8 ? `${' '.repeat(24)}│ side │` : `input ${row} ${status}`)).join('\n');
+      const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+      try {
+        writer.render(frameWith('a'));
+        // The first scroll goes at once.
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 1}`);
+        writer.render();
+        expect(sent.at(-1)).toContain('\x1b[1S');
+        // Two more lines within the interval, and a change outside the region.
+        vi.advanceTimersByTime(20);
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 2}`);
+        writer.render(frameWith('b'));
+        vi.advanceTimersByTime(20);
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 3}`);
+        writer.render(frameWith('c'));
+        const held = sent.slice(2).join('');
+        expect(held).not.toMatch(/\x1b\[\d+S/);
+        expect(held).not.toContain('line 9');
+        expect(held).toContain('c');
+        // The timer scrolls both lines at once.
+        vi.advanceTimersByTime(100);
+        expect(sent.at(-1)).toContain('\x1b[2S');
+        expect(sent.at(-1)).toContain('line 10');
+        // The terminal emulator parses on real timers.
+        vi.useRealTimers();
+        const shown = await screenOf(term, sent.splice(0));
+        const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+        const redraw: string[] = [];
+        const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
+        full.setRegion(region);
+        full.render(frameWith('c'));
+        expect(shown).toEqual(await screenOf(fresh, redraw));
+        fresh.dispose();
+      } finally {
+        term.dispose();
+        writer.dispose();
+      }
+    });
+
+    it('draws nothing more once disposed', () => {
+      vi.useFakeTimers();
+      const sent: string[] = [];
+      const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) }, { scrollIntervalMs: 100, now: () => Date.now() });
+      const region = new Region(24, 8, Array.from({ length: 8 }, (_, row) => `line ${row}`));
+      writer.setRegion(region);
+      writer.render('');
+      region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 1}`);
+      writer.render();
+      region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 2}`);
+      writer.render();
+      const count = sent.length;
+      writer.dispose();
+      vi.advanceTimersByTime(500);
+      expect(sent).toHaveLength(count);
+    });
   });
 });

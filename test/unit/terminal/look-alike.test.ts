@@ -31,9 +31,9 @@ describe('look-alike names', () => {
     expect(lookAlikeNote('\u0430\u0431\u0432\u0433\u0434\u0435')).toMatch(/and 2 more$/);
   });
 
-  it('server aliases are ASCII however they are made: config, :mcp connect, a host name', () => {
+  it('server aliases are ASCII however they are made: config, :mcp connect, a host name', async () => {
     expect(aliasProblem('f\u0455')).toMatch(/may only use letters, digits/);
-    expect(() => resolveConnectRequest('http://example.com/mcp', 'f\u0455', () => undefined)).toThrow(/may only use letters, digits/);
+    await expect(resolveConnectRequest('http://example.com/mcp', 'f\u0455', () => undefined)).rejects.toThrow(/may only use letters, digits/);
     // An internationalised host name reaches the URL as punycode.
     expect(aliasFromUrl(new URL('http://b\u043Eltzmann.example/mcp'))).toMatch(/^[a-z0-9-]+$/);
   });
