@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { highlighterState } from '../../../src/transcript/highlight';
 import { assistant, renderView } from './helpers';
 
-// This file must not load the highlighter up front: it checks that nothing does until needed.
+// This file must not load the highlighter up front: it checks that nothing does until needed. So it
+// runs in its own process (vitest.config.ts), where no earlier test file has loaded it.
 describe('lazy syntax highlighting', () => {
   it('loads the highlighter on the first code block, then colours it in place', async () => {
     const view = renderView([assistant('Just prose, a `code span` and a list:\n\n- one\n- two')]);
