@@ -7,9 +7,9 @@
 const SGR = /\x1b\[([0-9;:]*)m/g;
 
 /** SGR parameters that end one kind of style, and the kinds they end. */
-const STYLE_ENDS: Record<number, number> = { 22: 0b11, 23: 0b100, 24: 0b1000, 25: 0b10000, 27: 0b100000, 28: 0b1000000, 29: 0b10000000, 39: 0b100000000, 49: 0b1000000000 };
+export const STYLE_ENDS: Record<number, number> = { 22: 0b11, 23: 0b100, 24: 0b1000, 25: 0b10000, 27: 0b100000, 28: 0b1000000, 29: 0b10000000, 39: 0b100000000, 49: 0b1000000000 };
 /** The kind of style an SGR parameter starts (-1: one this writer does not know, so assume it stays open). */
-function styleStarted(code: number): number {
+export function styleStarted(code: number): number {
   if (code === 1) return 0b1;
   if (code === 2) return 0b10;
   if (code === 3) return 0b100;

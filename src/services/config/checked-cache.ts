@@ -106,7 +106,14 @@ export class CheckedConfigs {
     return createHash('sha256').update(this.schemaId).update('\0').update(JSON.stringify(raw)).digest('hex');
   }
 
+  /** Read once per load (a project config asks twice: alone and merged). */
+  private read: Entry[] | undefined;
+
   private entries(): Entry[] {
+    return (this.read ??= this.readEntries());
+  }
+
+  private readEntries(): Entry[] {
     try {
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { entries?: unknown };
       if (!Array.isArray(data.entries)) return [];
@@ -144,6 +151,7 @@ export class CheckedConfigs {
       const temporary = `${this.file}.${process.pid}.tmp`;
       writeFileSync(temporary, JSON.stringify({ entries }), { mode: 0o600 });
       renameSync(temporary, this.file);
+      this.read = entries;
     } catch {
       // A read-only state directory: nothing is lost but the time saved.
     }
