@@ -1,5 +1,7 @@
 // Entry point. Only argument parsing is loaded eagerly so `--help` and `--version` answer at once;
 // the UI, the MCP client and the headless runner are imported when they are needed.
+// First, so that it holds before anything else allocates.
+import './cli/young-generation';
 import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
 import { ConfigError } from './services/config/errors';
 import type { ImportNotice } from './services/config/mcp-import';
