@@ -8,6 +8,7 @@ import { chmod, readFile, rename, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { firstFramePlugin } from './first-frame-plugin.mjs';
+import { keepOutputAscii } from './ascii-output.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
@@ -57,6 +58,7 @@ await build({
   },
 });
 
+await keepOutputAscii(outdir);
 await chmod(path.join(outdir, 'cli.js'), 0o755);
 const oldDir = path.join(root, `.dist-old-${process.pid}`);
 await rename(finalDir, oldDir).catch(() => {});
