@@ -19,13 +19,19 @@ const working = (state: AppState) => state.brokerState === 'waiting' || state.br
 export function watchForAttention(store: AppStore, options: AttentionOptions): () => void {
   let wasWorking = working(store.getState());
   let frames = waitingFrames(store.getState());
+  let turnsEnded = store.getState().turnsEnded;
   return store.subscribe((state) => {
     const nowWorking = working(state);
     const nowFrames = waitingFrames(state);
     const frameAppeared = nowFrames > frames;
-    const answerEnded = wasWorking && !nowWorking && nowFrames === 0;
+    // A quick answer can start and end inside one batched update (brokerState idle before and
+    // after), so a turn's end is also read from the count of ended turns. One that ended while the
+    // next, queued question already runs waits for that one's end.
+    const turnEnded = state.turnsEnded > turnsEnded || wasWorking;
+    const answerEnded = turnEnded && !nowWorking && nowFrames === 0;
     wasWorking = nowWorking;
     frames = nowFrames;
+    turnsEnded = state.turnsEnded;
     if (options.focused()) return;
     if (frameAppeared) options.notify('frame');
     else if (answerEnded) options.notify('answer');

@@ -76,6 +76,11 @@ export interface ChatSlice {
   messages: Message[];
   items: ChatItem[];
   brokerState: BrokerState;
+  /**
+   * Turns that have ended since start-up (each `done` event). A fast answer can start and end
+   * within one batched update, so brokerState alone never shows it was busy.
+   */
+  turnsEnded: number;
   modelName: string;
   /** The model the request running now (or the last one) went to; `:model` may have switched since. */
   requestModel?: string;

@@ -198,7 +198,7 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
       if (event.finishReason === 'cancelled' && last?.kind === 'tool' && (last.state === 'done' || last.state === 'error' || last.state === 'denied' || last.state === 'skipped')) {
         items = [...items, { kind: 'status', id: newItemId('s'), version: 0, level: 'info', text: 'cancelled before the model answered the tool results' }];
       }
-      return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle' };
+      return { items, brokerState: state.brokerState === 'error' ? 'error' : 'idle', turnsEnded: state.turnsEnded + 1 };
     }
   }
 }
@@ -207,6 +207,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
   messages: [],
   items: [],
   brokerState: 'idle',
+  turnsEnded: 0,
   modelName: '',
   windows: {},
 

@@ -37,4 +37,25 @@ describe('attention', () => {
     store.setState({ brokerState: 'idle' });
     expect(told).toEqual(['frame', 'answer']);
   });
+
+  it('tells of a quick answer that started and ended within one batched update', () => {
+    const { store, told, blur } = watched();
+    blur();
+    store.getState().applyConversationEvents([
+      { type: 'request-start', depth: 0, model: 'scripted' },
+      { type: 'text-delta', text: 'done here' },
+      { type: 'done', finishReason: 'stop' },
+    ]);
+    expect(store.getState().brokerState).toBe('idle');
+    expect(told).toEqual(['answer']);
+  });
+
+  it('waits for the queued question that starts in the same update as the last one ends', () => {
+    const { store, told, blur } = watched();
+    blur();
+    store.getState().applyConversationEvents([{ type: 'request-start', depth: 0, model: 'scripted' }, { type: 'done', finishReason: 'stop' }, { type: 'request-start', depth: 0, model: 'scripted' }]);
+    expect(told).toEqual([]);
+    store.getState().applyConversationEvents([{ type: 'done', finishReason: 'stop' }]);
+    expect(told).toEqual(['answer']);
+  });
 });
