@@ -99,7 +99,13 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
         const item = items[index];
         // The outcome comes from a file: only the values we write are believed.
         const notRun = message.outcome === 'denied' || message.outcome === 'skipped' || message.outcome === 'cancelled' ? message.outcome : undefined;
-        if (item && item.kind === 'tool') items[index] = { ...item, state: notRun ?? (message.isError ? 'error' : 'done'), result: message.content };
+        if (item && item.kind === 'tool') {
+          // The user edited the arguments before allowing: the item shows the ones that ran, as it
+          // did live (the result keeps the note saying so). Only a JSON object is taken from the file.
+          const ran = editedArgumentsOf(message);
+          const call = ran ? { ...item.call, arguments: ran, rawArguments: JSON.stringify(ran) } : item.call;
+          items[index] = { ...item, call, state: notRun ?? (message.isError ? 'error' : 'done'), result: message.content };
+        }
         break;
       }
       case 'exec':
@@ -111,6 +117,11 @@ function itemsFromMessages(messages: Message[]): ChatItem[] {
     }
   }
   return items;
+}
+
+function editedArgumentsOf(message: Message): Record<string, unknown> | undefined {
+  const value = message.role === 'tool' ? message.editedArguments : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
 /** How one conversation event changes the chat state (pure: used for single events and batches). */

@@ -147,6 +147,30 @@ describe('chat slice', () => {
     expect(resumed.getState().items[2]).toMatchObject({ state: 'done', result: '4' });
   });
 
+  it('a resumed call whose arguments the user edited shows the arguments that ran; a non-object from the file is not taken', () => {
+    const at = new Date(0).toISOString();
+    const messages: Message[] = [
+      { id: 'u1', role: 'user', content: 'hi', at },
+      {
+        id: 'a1',
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'e', name: 'files__read', arguments: '{"path":"/etc/passwd"}' },
+          { id: 'x', name: 'files__read', arguments: '{"path":"/a"}' },
+        ],
+        at,
+      },
+      { id: 'r1', role: 'tool', toolCallId: 'e', name: 'files__read', content: '[aish] the user edited the arguments before the call ran (path: "/etc/passwd" → "/tmp/notes").\nok', isError: false, editedArguments: { path: '/tmp/notes' }, at },
+      { id: 'r2', role: 'tool', toolCallId: 'x', name: 'files__read', content: 'ok', isError: false, editedArguments: ['/b'] as unknown as Record<string, unknown>, at },
+    ];
+    const store = createAppStore();
+    store.getState().loadHistory(messages);
+    const tools = store.getState().items.filter((item) => item.kind === 'tool');
+    expect(tools[0]).toMatchObject({ state: 'done', call: { rawArguments: '{"path":"/tmp/notes"}', arguments: { path: '/tmp/notes' } } });
+    expect(tools[1]).toMatchObject({ call: { rawArguments: '{"path":"/a"}' } });
+  });
+
   it('a resumed call that was denied, skipped or cancelled shows as such, not as failed', () => {
     const at = new Date(0).toISOString();
     const call = (id: string) => ({ id, name: 'builtin__calculator', arguments: '{}' });
