@@ -166,10 +166,11 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
           : undefined;
   const inner = innerWidth(width);
   const call = approval?.request.call;
+  const confinement = useAppState((state) => (call?.alias !== undefined ? state.servers[call.alias]?.sandbox : undefined));
   const proposed = command?.command;
   const { parts, broken } = useMemo((): { parts: FrameParts; broken: boolean } => {
     try {
-      if (call) return { parts: approvalParts(call, inner), broken: false };
+      if (call) return { parts: approvalParts(call, inner, confinement), broken: false };
       if (proposed !== undefined) return { parts: commandParts(proposed.command, inner, proposed), broken: false };
       if (sampling) {
         const view = { request: sampling.request, model: sampling.model, stage: sampling.stage, text: sampling.text, ...(sampling.result?.stopReason ? { stopReason: sampling.result.stopReason } : {}), ...(sampling.problem ? { problem: sampling.problem } : {}) };
@@ -181,7 +182,7 @@ export function useActiveFrame(width: number, maxHeight: number, theme: Theme, s
       const message = error instanceof Error ? error.message : String(error);
       return { parts: { header: [[{ text: `this ${call ? 'call' : proposed !== undefined ? 'command' : 'request'} could not be shown (${message}); deny it`, tone: 'error' as const }]], body: [] }, broken: true };
     }
-  }, [call, proposed, sampling, inner]);
+  }, [call, confinement, proposed, sampling, inner]);
 
   const now = Date.now();
   let node: ReactNode = null;

@@ -79,7 +79,10 @@ describe.skipIf(sandboxMissing !== undefined)('the sandbox (built binary, real p
     expect(ready).toMatch(/sandboxed: no network/);
 
     const allowOnce = async () => {
-      await waitForSettled(term, 'Run this tool?');
+      const frame = await waitForSettled(term, 'Run this tool?');
+      // The frame itself (left of the sidebar's column), not only the sidebar, says how the server is confined.
+      const frameRows = frame.split('\n').map((row) => row.slice(0, 80));
+      expect(frameRows.some((row) => row.includes('sandboxed: no network'))).toBe(true);
       await sleep(FRAME_DELAY_MS);
       term.write('y');
     };

@@ -32,7 +32,7 @@ export function argumentText(call: ToolCallView): { text: string; parsed: boolea
  * server and tool, the first line of the description, what changed in the definition) stays on
  * screen while the arguments scroll under it, so what is allowed is always in view.
  */
-export function approvalParts(call: ToolCallView, columns: number): FrameParts {
+export function approvalParts(call: ToolCallView, columns: number, confinement?: string): FrameParts {
   const callLine = wrapLine([{ text: 'call ', tone: 'muted' }, { text: sanitizeLabel(call.wireName), tone: 'bold' }], columns);
   const identity =
     call.alias !== undefined || call.tool !== undefined
@@ -47,6 +47,8 @@ export function approvalParts(call: ToolCallView, columns: number): FrameParts {
         )
       : [];
   const header: Line[] = [...callLine, ...identity];
+  // How the server's `sandbox` config confines what this call can do (`sandboxed: no network · …`).
+  if (confinement) pushAll(header, wrapWords(sanitizeLabel(confinement), columns, 'muted'));
   // What the user did to this call so far: said first, so the edited call is never mistaken for the model's.
   pushAll(header, editNotes(call, columns));
   const description = (call.description ?? '').split('\n').find((line) => line.trim() !== '');

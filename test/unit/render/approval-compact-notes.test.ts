@@ -30,3 +30,16 @@ describe('the arguments field of a short frame', () => {
     expect(JSON.stringify(layout)).toContain('✗ edit not used: not parseable as JSON');
   });
 });
+
+describe('a call to a sandboxed server', () => {
+  it('says how the server is confined in the header that stays in view, sanitized; nothing for an unconfined one', () => {
+    const header = text(approvalParts(base, 60, 'sandboxed: no network \u001b[31m· writes ~ only').header);
+    const line = header.find((row) => row.startsWith('sandboxed:'));
+    expect(line).toBeDefined();
+    expect(line).toContain('no network');
+    expect(header.join('\n')).not.toContain('\u001b');
+    // Right under the call's server and tool, before the description and the arguments.
+    expect(header.indexOf(line!)).toBe(header.findIndex((row) => row.startsWith('server builtin')) + 1);
+    expect(text(approvalParts(base, 60).header).some((row) => row.includes('sandboxed'))).toBe(false);
+  });
+});
