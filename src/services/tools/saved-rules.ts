@@ -191,9 +191,42 @@ export function createRulesStore(options: RulesStoreOptions): RulesStore {
   };
 }
 
+/**
+ * The words of a rule line: split at whitespace, except inside quotes, so a glob with a space can
+ * be written `path="~/My Documents/**"` (or with single quotes). Inside double quotes `\"` and
+ * `\\` stand for a quote and a backslash. An unclosed quote is a problem, not a guess.
+ */
+export function ruleWords(line: string): string[] | string {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: '"' | "'" | undefined;
+  let quoteStart = 0;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else if (quote === '"' && char === '\\' && (line[index + 1] === '"' || line[index + 1] === '\\')) word = `${word ?? ''}${line[++index]!}`;
+      else word = `${word ?? ''}${char}`;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      quoteStart = index;
+      word ??= '';
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (quote) return `the quote at column ${quoteStart + 1} is not closed`;
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 /** `allow|deny project|everywhere alias__tool [name=glob …]`, as typed in the approval frame's rule line. */
 export function parseRuleLine(line: string): { scope: SavedScope; rule: SavedRule } | string {
-  const words = line.trim().split(/\s+/).filter(Boolean);
+  const words = ruleWords(line);
+  if (typeof words === 'string') return words;
   const [verb, where, tool, ...rest] = words;
   if (verb !== 'allow' && verb !== 'deny') return 'start with allow or deny';
   if (where !== 'project' && where !== 'everywhere') return 'then project or everywhere';
@@ -209,7 +242,12 @@ export function parseRuleLine(line: string): { scope: SavedScope; rule: SavedRul
   return { scope: where, rule: { allow: verb === 'allow', tool, ...(Object.keys(args).length > 0 ? { args } : {}) } };
 }
 
+/** A glob as a rule line writes it: quoted when it holds whitespace or a quote, so the line reads back the same. */
+function ruleValue(glob: string): string {
+  return /[\s"']/.test(glob) ? `"${glob.replace(/[\\"]/g, (char) => `\\${char}`)}"` : glob;
+}
+
 export function formatSavedRule(rule: SavedRule): string {
-  const args = rule.args ? ` ${Object.entries(rule.args).map(([name, glob]) => `${name}=${glob}`).join(' ')}` : '';
+  const args = rule.args ? ` ${Object.entries(rule.args).map(([name, glob]) => `${name}=${ruleValue(glob)}`).join(' ')}` : '';
   return `${rule.tool}${args}`;
 }
