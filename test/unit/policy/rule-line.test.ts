@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSavedRule, parseRuleLine, ruleWords } from '../../../src/services/tools/saved-rules';
+import { formatSavedRule, parseRuleLine, ruleWords, type SavedRule } from '../../../src/services/tools/saved-rules';
 
 // The rule line typed in the approval frame (README.md, "Saved rules"): a glob with a space is
 // written in quotes, and a rule is shown the way it would be typed back.
@@ -23,7 +23,7 @@ describe('rule lines', () => {
   });
 
   it('shows a rule the way it is typed, quoting only what needs it, and reads that back the same', () => {
-    const rules = [
+    const rules: SavedRule[] = [
       { allow: true, tool: 'fs__read_file', args: { path: '~/src/**' } },
       { allow: true, tool: 'fs__read_file', args: { path: '~/My Documents/**', note: 'say "hi"\\now' } },
       { allow: false, tool: 'shell__*' },
