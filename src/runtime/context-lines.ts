@@ -39,7 +39,7 @@ export function contextLines(snapshot: ContextSnapshot | undefined, settings: { 
     .join(', ');
   const row = (label: string, value: number, note = '') => `  ${label.padEnd(22)}${formatTokenCount(value).padStart(7)}${note ? `  ${note}` : ''}`;
   const lines = [
-    `context of ${snapshot.model}: ${formatTokenCount(snapshot.used)}${of} tokens${share}, ${snapshot.reported ? 'counted by the server for the last request' : 'estimated'}`,
+    `context of ${snapshot.model}: ${formatTokenCount(snapshot.used)}${of} tokens${share}, ${snapshot.reported ? 'counted by the server for the last request' : (snapshot.counting ?? 'estimated')}`,
     `window: ${describeWindow(window)}`,
     row('system prompt', parts.system),
     row('tool definitions', parts.tools, servers),

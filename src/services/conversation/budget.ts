@@ -62,7 +62,7 @@ export interface FittedRequest {
 // The built-in tool_search is no server's: the breakdown names it on its own line.
 const alias = (index: ToolIndex) => (wire: string) => index.byWireName.get(wire)?.alias ?? (wire === TOOL_SEARCH_NAME ? 'tool search' : undefined);
 
-type Measured = { messages: WireMessage[]; usage: ContextUsage; raw: number; calibrationKey: string; estimatedRaw?: number; threshold?: number };
+type Measured = { messages: WireMessage[]; usage: ContextUsage; raw: number; calibrationKey: string; estimatedRaw?: number; threshold?: number; counting: string };
 
 /** The wire messages of `view`: checked for sending, or (between turns, ending with the answer) as they stand. */
 function wireOf(input: Pick<FitInput, 'options'>, view: readonly Message[], check: boolean): WireMessage[] {
@@ -76,8 +76,10 @@ function measureWire(input: Pick<FitInput, 'model' | 'index' | 'context' | 'opti
   // Every part counted by the server's tokenizer: its own calibration (only the chat template's
   // overhead is left to correct); any part estimated: the estimate's.
   let exact = tokenizer !== undefined;
+  let anyCounted = false;
   const count = (text: string) => {
     const counted = tokenizer?.cached(text);
+    if (counted !== undefined) anyCounted = true;
     if (counted !== undefined || text.length === 0) return counted ?? 0;
     exact = false;
     return estimateTokens(text);
@@ -89,7 +91,16 @@ function measureWire(input: Pick<FitInput, 'model' | 'index' | 'context' | 'opti
   // Counted exactly, the estimate is still calibrated on the same request: the meter between turns
   // estimates the parts the tokenizer has not seen yet (the answer just streamed).
   const estimatedRaw = exact ? rawPromptEstimate(messages, input.index.specs) : undefined;
-  return { messages, usage, raw: usage.raw, calibrationKey: calibrationKey(), ...(estimatedRaw !== undefined ? { estimatedRaw } : {}), ...(threshold !== undefined ? { threshold } : {}) };
+  const counting = countingOf(anyCounted, exact, input.context?.calibration.samples(calibrationKey()) ?? 0);
+  return { messages, usage, raw: usage.raw, calibrationKey: calibrationKey(), counting, ...(estimatedRaw !== undefined ? { estimatedRaw } : {}), ...(threshold !== undefined ? { threshold } : {}) };
+}
+
+/** How a measured prompt size was counted, for `:context`: the server's tokenizer, or our estimate and how far it is corrected. */
+function countingOf(someCounted: boolean, exact: boolean, samples: number): string {
+  const corrected = samples === 0 ? 'not yet corrected by a server count' : `corrected by ${samples} server count${samples === 1 ? '' : 's'}`;
+  if (exact) return `counted by the server's tokenizer (/tokenize); the chat template's overhead ${corrected}`;
+  if (someCounted) return `estimated where the server's tokenizer (/tokenize) has not counted yet, ${corrected}`;
+  return `estimated (about 4 characters a token), ${corrected}`;
 }
 
 function measure(input: Pick<FitInput, 'model' | 'index' | 'context' | 'options' | 'budget'>, view: readonly Message[], window: ContextWindow, check = true): Measured {
@@ -111,11 +122,12 @@ async function measureCounted(input: Pick<FitInput, 'model' | 'index' | 'context
 export function measureHistory(input: Pick<FitInput, 'history' | 'model' | 'index' | 'context' | 'options' | 'budget'>): ContextSnapshot {
   const window = input.context?.window(input.model) ?? { source: 'unknown' };
   const measured = measure(input, input.history, window, false);
-  return snapshotOf(input.model, window, measured.usage, measured.threshold);
+  return snapshotOf(input.model, window, measured);
 }
 
-export function snapshotOf(model: ModelConfig, window: ContextWindow, usage: ContextUsage, threshold: number | undefined): ContextSnapshot {
-  return { model: model.name, used: usage.used, reported: usage.reported, window, parts: usage.parts, ...(threshold !== undefined ? { compactAt: threshold } : {}) };
+export function snapshotOf(model: ModelConfig, window: ContextWindow, measured: Pick<Measured, 'usage' | 'threshold' | 'counting'>): ContextSnapshot {
+  const { usage, threshold, counting } = measured;
+  return { model: model.name, used: usage.used, reported: usage.reported, counting, window, parts: usage.parts, ...(threshold !== undefined ? { compactAt: threshold } : {}) };
 }
 
 /** A window in the units it was chosen in (`4k`, `32k`, `128k`), as the meter shows it. */
@@ -141,7 +153,7 @@ export async function* fitRequest(input: FitInput): AsyncGenerator<ConversationE
       const shortened = await measureCounted(input, stubbed.history, window);
       if (shortened.threshold === undefined || shortened.usage.used <= shortened.threshold) {
         yield { type: 'status', level: 'info', message: `context: ${stubbed.stubbed} older tool result${stubbed.stubbed === 1 ? '' : 's'} left out of the request (${formatTokens(before)} → ${formatTokens(shortened.usage.used)} tokens; the full text stays in the session log)` };
-        return { messages: shortened.messages, rawEstimate: shortened.raw, calibrationKey: shortened.calibrationKey, ...(shortened.estimatedRaw !== undefined ? { estimatedRaw: shortened.estimatedRaw } : {}), snapshot: snapshotOf(input.model, window, shortened.usage, shortened.threshold) };
+        return { messages: shortened.messages, rawEstimate: shortened.raw, calibrationKey: shortened.calibrationKey, ...(shortened.estimatedRaw !== undefined ? { estimatedRaw: shortened.estimatedRaw } : {}), snapshot: snapshotOf(input.model, window, shortened) };
       }
     }
     const compacted = yield* compactHistory({ ...input, trigger: input.force === 'overflow' ? 'overflow' : 'auto', tokensBefore: before, window });
@@ -162,7 +174,7 @@ export async function* fitRequest(input: FitInput): AsyncGenerator<ConversationE
     const fitted = yield* cutToFit(input, effectiveHistory(view), measured, window);
     if (fitted) measured = fitted;
   }
-  const snapshot = snapshotOf(input.model, window, measured.usage, measured.threshold);
+  const snapshot = snapshotOf(input.model, window, measured);
   yield { type: 'context', context: snapshot };
   return { messages: measured.messages, rawEstimate: measured.raw, calibrationKey: measured.calibrationKey, ...(measured.estimatedRaw !== undefined ? { estimatedRaw: measured.estimatedRaw } : {}), snapshot };
 }

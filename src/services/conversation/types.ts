@@ -11,6 +11,8 @@ export interface ContextSnapshot {
   /** Prompt tokens: counted by the server (`reported`) or estimated. */
   used: number;
   reported: boolean;
+  /** How `used` was counted when it is not the server's count of the last request (for `:context`). */
+  counting?: string;
   window: ContextWindow;
   parts: ContextParts;
   /** The prompt size at which the next request is compacted first; undefined: never (window unknown, or context.autoCompactAt false). */

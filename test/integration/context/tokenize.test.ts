@@ -23,12 +23,16 @@ describe("llama.cpp's /tokenize", () => {
     open.push(runtime);
     let history: Message[] = [];
     const estimates: number[] = [];
+    const countings: Array<string | undefined> = [];
     for (let turn = 1; turn <= 3; turn++) {
       const before = tokenizeCalls(server).length;
       const { events, messages } = await converse(runtime, history, `question ${turn}: what does part ${turn} do?`);
       history = [...history, ...messages];
       const estimated = events.find((event) => event.type === 'context' && !event.context.reported);
-      if (estimated?.type === 'context') estimates.push(estimated.context.used);
+      if (estimated?.type === 'context') {
+        estimates.push(estimated.context.used);
+        countings.push(estimated.context.counting);
+      }
       const sent = tokenizeCalls(server).slice(before).map((request) => (request.body as unknown as { content: string }).content);
       if (turn === 1) {
         // The system prompt, every tool definition and the question.
@@ -41,8 +45,12 @@ describe("llama.cpp's /tokenize", () => {
     }
     // Measuring between turns asks nothing.
     const asked = tokenizeCalls(server).length;
-    runtime.measureContext(runtime.config.defaultModel, history);
+    const between = runtime.measureContext(runtime.config.defaultModel, history);
     expect(tokenizeCalls(server).length).toBe(asked);
+    // `:context` says how it counted: before a request every part by the server's tokenizer; between
+    // turns the answer that just arrived is estimated until the next request counts it.
+    expect(countings[2]).toBe("counted by the server's tokenizer (/tokenize); the chat template's overhead corrected by 2 server counts");
+    expect(between?.counting).toBe("estimated where the server's tokenizer (/tokenize) has not counted yet, corrected by 3 server counts");
     // Counted with the server's tokenizer and calibrated once, the count before the request is
     // within a few percent of what the server then counted.
     const reported = chats(server).map((request) => serverTokens(request));
@@ -69,6 +77,7 @@ describe("llama.cpp's /tokenize", () => {
     expect(afterFirst).toBeLessThanOrEqual(8);
     expect(tokenizeCalls(server)).toHaveLength(afterFirst);
     expect(chats(server)).toHaveLength(3);
+    expect(runtime.measureContext(runtime.config.defaultModel, history)?.counting).toMatch(/^estimated \(about 4 characters a token\), corrected by [1-9]\d* server counts?$/);
   });
 
   it('other server kinds are never asked', async () => {
@@ -76,7 +85,10 @@ describe("llama.cpp's /tokenize", () => {
     open.push(server);
     const runtime = await startRuntime(await configFor('vllm', server.url));
     open.push(runtime);
-    await converse(runtime, [], 'question');
+    const before = runtime.measureContext(runtime.config.defaultModel, []);
+    expect(before?.counting).toBe('estimated (about 4 characters a token), not yet corrected by a server count');
+    const { messages } = await converse(runtime, [], 'question');
     expect(tokenizeCalls(server)).toHaveLength(0);
+    expect(runtime.measureContext(runtime.config.defaultModel, messages)?.counting).toBe('estimated (about 4 characters a token), corrected by 1 server count');
   });
 });
