@@ -97,6 +97,8 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
   const file = sessionFile(options.dir, id);
   let fd: number | undefined;
   let failed = false;
+  /** Written since the last fsync: a flush or close with nothing new does not sync again. */
+  let unsynced = false;
 
   const fail = (error: unknown) => {
     if (failed) return;
@@ -134,6 +136,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       try {
         const record: SessionRecord = { type: 'message', message: redactDeep(message, options.redact) };
         writeSync(open(), recordLine(record));
+        unsynced = true;
       } catch (error) {
         fail(error);
       }
@@ -143,6 +146,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       try {
         const record: SessionRecord = { type: 'withdrawn', id };
         writeSync(open(), recordLine(record));
+        unsynced = true;
       } catch (error) {
         fail(error);
       }
@@ -152,14 +156,16 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       try {
         const record: SessionRecord = { type: 'rewind', to };
         writeSync(open(), `${JSON.stringify(record)}\n`);
+        unsynced = true;
       } catch (error) {
         fail(error);
       }
     },
     flush() {
-      if (fd === undefined || failed) return;
+      if (fd === undefined || failed || !unsynced) return;
       try {
         fsyncSync(fd);
+        unsynced = false;
       } catch (error) {
         fail(error);
       }
@@ -167,7 +173,8 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
     close() {
       if (fd === undefined) return;
       try {
-        fsyncSync(fd);
+        // What the end of the last turn synced is not synced again.
+        if (unsynced) fsyncSync(fd);
         closeSync(fd);
       } catch {
         // Closing is best effort; the data was written already.
