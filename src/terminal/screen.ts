@@ -1,7 +1,7 @@
 import sliceAnsi from 'slice-ansi';
 import { narrowWidth } from './narrow-width';
 import { leavesStyleOpen, overErasedCells, stylesInForce } from './sgr-state';
-import { planScroll, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
+import { planScroll, regionKeepsLayout, sameRow, scrolled, scrollSequence, type Row } from './screenScroll';
 
 /**
  * Our own frame writer for the full-screen UI.
@@ -239,12 +239,9 @@ export class ScreenWriter {
       before = [];
     } else {
       const plan = planScroll(before, rows, regionHeight);
-      if (plan && this.holdScroll()) {
+      if (plan && regionKeepsLayout(before, rows, regionHeight) && this.holdScroll()) {
         // The region keeps what it shows until the timer; everything else is drawn now.
-        for (let index = 0; index < regionHeight && index < rows.length; index++) {
-          const shown = before[index];
-          if (shown && shown.cut === rows[index]!.cut) rows[index] = { ...rows[index]!, left: shown.left };
-        }
+        for (let index = 0; index < regionHeight && index < rows.length; index++) rows[index] = { ...rows[index]!, left: before[index]!.left };
       } else if (plan) {
         out += scrollSequence(plan, RESET);
         before = scrolled(before, plan);

@@ -160,3 +160,17 @@ export function scrolled(before: readonly Row[], plan: ScrollPlan): Row[] {
 export function scrollSequence(plan: ScrollPlan, reset: string): string {
   return `${reset}\x1b[${plan.top + 1};${plan.bottom + 1}r\x1b[${Math.abs(plan.shift)}${plan.shift > 0 ? 'S' : 'T'}\x1b[r`;
 }
+
+/**
+ * True when every row of the region was the region's before, cut at the same column: only then
+ * can a scroll wait for its turn with the region's rows left as they are. When the region grew
+ * (the input bar shrank after Enter) or its width changed, rows that were not the region's must be
+ * drawn now, and old rows kept beside new ones would show a mix of two layouts (an answer under
+ * the rows where the question should be).
+ */
+export function regionKeepsLayout(before: readonly Row[], rows: readonly Row[], regionHeight: number): boolean {
+  for (let index = 0; index < regionHeight && index < rows.length; index++) {
+    if (before[index]?.cut !== rows[index]!.cut) return false;
+  }
+  return true;
+}

@@ -259,6 +259,40 @@ describe('screen writer', () => {
       }
     });
 
+    it('does not hold a scroll when the region grew: the screen is the new layout at once, never a mix of two', async () => {
+      vi.useFakeTimers();
+      const sent: string[] = [];
+      const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) }, { scrollIntervalMs: 100, now: () => Date.now() });
+      const region = new Region(24, 8, Array.from({ length: 8 }, (_, row) => `line ${row}`));
+      writer.setRegion(region);
+      // Ink's rows under the region: a two-row input bar, then one row once the message is sent.
+      const frameWith = (regionRows: number) => Array.from({ length: ROWS }, (_, row) => (row < regionRows ? `${' '.repeat(24)}│ side │` : `input ${row}`)).join('\n');
+      const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+      try {
+        writer.render(frameWith(8));
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 1}`);
+        writer.render();
+        // Within the interval: the input bar gives two rows to the region, and the question and
+        // the answer arrive at its bottom.
+        vi.advanceTimersByTime(20);
+        region.height = 10;
+        region.lines = [...Array.from({ length: 7 }, (_, row) => `line ${row + 3}`), 'question', '', 'answer'];
+        writer.render(frameWith(10));
+        vi.useRealTimers();
+        const shown = await screenOf(term, sent.splice(0));
+        const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+        const redraw: string[] = [];
+        const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
+        full.setRegion(region);
+        full.render(frameWith(10));
+        expect(shown).toEqual(await screenOf(fresh, redraw));
+        fresh.dispose();
+      } finally {
+        term.dispose();
+        writer.dispose();
+      }
+    });
+
     it('draws nothing more once disposed', () => {
       vi.useFakeTimers();
       const sent: string[] = [];
