@@ -214,6 +214,20 @@ describe('screen writer', () => {
       vi.useRealTimers();
     });
 
+    /** The screen a writer without history draws for `frame` and the region as it is now. */
+    async function fullRedraw(region: Region, frame: string): Promise<string[]> {
+      const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+      try {
+        const redraw: string[] = [];
+        const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
+        full.setRegion(region);
+        full.render(frame);
+        return await screenOf(fresh, redraw);
+      } finally {
+        fresh.dispose();
+      }
+    }
+
     it('moves lines that came too soon in one later scroll, drawing the rest at once, and ends as a full redraw', async () => {
       vi.useFakeTimers();
       const sent: string[] = [];
@@ -245,14 +259,7 @@ describe('screen writer', () => {
         expect(sent.at(-1)).toContain('line 10');
         // The terminal emulator parses on real timers.
         vi.useRealTimers();
-        const shown = await screenOf(term, sent.splice(0));
-        const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
-        const redraw: string[] = [];
-        const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
-        full.setRegion(region);
-        full.render(frameWith('c'));
-        expect(shown).toEqual(await screenOf(fresh, redraw));
-        fresh.dispose();
+        expect(await screenOf(term, sent.splice(0))).toEqual(await fullRedraw(region, frameWith('c')));
       } finally {
         term.dispose();
         writer.dispose();
@@ -279,14 +286,7 @@ describe('screen writer', () => {
         region.lines = [...Array.from({ length: 7 }, (_, row) => `line ${row + 3}`), 'question', '', 'answer'];
         writer.render(frameWith(10));
         vi.useRealTimers();
-        const shown = await screenOf(term, sent.splice(0));
-        const fresh = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
-        const redraw: string[] = [];
-        const full = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => redraw.push(data) });
-        full.setRegion(region);
-        full.render(frameWith(10));
-        expect(shown).toEqual(await screenOf(fresh, redraw));
-        fresh.dispose();
+        expect(await screenOf(term, sent.splice(0))).toEqual(await fullRedraw(region, frameWith(10)));
       } finally {
         term.dispose();
         writer.dispose();
