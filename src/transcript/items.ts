@@ -118,21 +118,22 @@ const FALLBACK_HANG = 4;
 /**
  * Where the wrapped rows of one status line continue, in columns from the text's left edge: under
  * the last column of a `name  …  description` row (the listings of the `:` commands; `:mcp tools`
- * has a cost and a state between), the rightmost that leaves room for the text, else under the
- * line's own indentation, so a long description reads as one block instead of running back to the
- * margin under the names.
+ * has a cost and a state between), else under the second column when the last leaves no room for
+ * the text, else under the line's own indentation, so a long description reads as one block
+ * instead of running back to the margin under the names.
  */
 export function hangingColumn(line: string, width: number): number {
   const indent = /^ */.exec(line)![0].length;
   const gap = / {2,}(?=\S)/g;
   gap.lastIndex = indent;
-  let column = indent;
-  for (let found = gap.exec(line); found; found = gap.exec(line)) {
-    const start = textWidth(line.slice(0, found.index)) + found[0].length;
-    if (start > width) break;
-    if (width - start >= MIN_HANGING_TEXT) column = start;
-    else if (column === indent) column = start;
-  }
+  // The first and the last column after the names; one between (a cost, a state) is no block.
+  const first = gap.exec(line);
+  let last = first;
+  for (let found = first && gap.exec(line); found; found = gap.exec(line)) last = found;
+  const columnOf = (found: RegExpExecArray | null) => (found ? textWidth(line.slice(0, found.index)) + found[0].length : indent);
+  const lastColumn = columnOf(last);
+  if (width - lastColumn >= MIN_HANGING_TEXT) return lastColumn;
+  const column = columnOf(first);
   if (width - column >= MIN_HANGING_TEXT) return column;
   return width - indent - FALLBACK_HANG >= MIN_HANGING_TEXT ? indent + FALLBACK_HANG : 0;
 }

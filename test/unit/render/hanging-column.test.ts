@@ -13,10 +13,12 @@ describe('the hanging column of a status line', () => {
     expect(hangingColumn('    a plain line of text that wraps on its own without any columns at all', 60)).toBe(4);
   });
 
-  it('is the rightmost column that leaves room for the text, else a small indent, else none', () => {
+  it('is the second column when the last leaves no room, never one between, else a small indent, else none', () => {
     const row = `name  ${'x'.repeat(40)}  tail text that goes on`;
-    // The last column (46) would leave 14 of 60: the one before it (6) leaves room.
+    // The last column (46) would leave 14 of 60: the second (6) leaves room.
     expect(hangingColumn(row, 60)).toBe(6);
+    // A column between (18, a cost or a state) is no block of text, even with room under it.
+    expect(hangingColumn(`name  ${'x'.repeat(10)}  ${'z'.repeat(30)}  tail text`, 60)).toBe(6);
     expect(hangingColumn(`${'y'.repeat(50)}  text`, 60)).toBe(4);
     expect(hangingColumn(`${'y'.repeat(20)}  text`, 26)).toBe(0);
   });
