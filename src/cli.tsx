@@ -2,6 +2,7 @@
 // the UI, the MCP client and the headless runner are imported when they are needed.
 // First, so that it holds before anything else allocates.
 import './cli/young-generation';
+import './cli/optimize-later';
 import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
 import { ConfigError } from './services/config/errors';
 import type { ImportNotice } from './services/config/mcp-import';
