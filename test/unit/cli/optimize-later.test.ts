@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tunedByUser } from '../../../src/cli/optimize-later';
 
+// Importing the module sets when V8 optimizes for the whole worker, so this file
+// runs in its own process (vitest.config.ts): the shared worker's other files keep V8's defaults.
+
 const probe = fileURLToPath(new URL('../../helpers/optimize-later-probe.ts', import.meta.url));
 
 /** Whether V8 chose TurboFan for the probe's function after `rounds` calls. */

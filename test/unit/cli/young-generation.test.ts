@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sizedByUser } from '../../../src/cli/young-generation';
 
+// Importing the module holds the young generation at its size for the whole worker, so this file
+// runs in its own process (vitest.config.ts): the shared worker's other files keep V8's defaults.
+
 const probe = fileURLToPath(new URL('../../helpers/young-generation-probe.ts', import.meta.url));
 const MB = 1024 * 1024;
 
