@@ -191,6 +191,23 @@ export class BenchTerminal {
     }
   }
 
+  /**
+   * Waits until the program has used at most `maxCpuMs` of CPU over `stillMs` (clock ticks are
+   * 10 ms): the work it deferred past its first frame (loading the MCP client, warming up the
+   * transcript, measuring a resumed history) is over, so a measurement that starts now counts only
+   * what comes after. Gives up after `maxMs`.
+   */
+  async cpuIdle(stillMs = 300, maxCpuMs = 10, maxMs = 5000): Promise<void> {
+    const deadline = performance.now() + maxMs;
+    let last = this.sample()?.cpuSeconds;
+    while (last !== undefined && performance.now() < deadline) {
+      await sleep(stillMs);
+      const now = this.sample()?.cpuSeconds;
+      if (now === undefined || (now - last) * 1000 <= maxCpuMs) return;
+      last = now;
+    }
+  }
+
   /** Sends keys; returns when they were sent (performance.now()). */
   write(data: string): number {
     const at = performance.now();
