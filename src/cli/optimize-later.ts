@@ -8,14 +8,15 @@
 //   TurboFan switched off. A function that keeps running, such as a long computation, is still
 //   optimized: after sixteen times as much of its bytecode has run. The budget is read whenever a
 //   function's feedback is set up, so setting it before the app's own modules load covers them all.
-// - WebAssembly (Yoga, Ink's layout engine, is the app's only module): V8 recompiled Yoga's hot
-//   functions with TurboFan a second or so after start-up, and that compile took about 20 MB of
-//   memory at once, which set the peak of the whole run (108 MB while an answer streamed; 87 MB with
-//   Yoga left in Liftoff, V8's baseline compiler, at the same CPU). Liftoff compiles each function
-//   when first called, after this module has run.
+// - WebAssembly (Yoga, Ink's layout engine; also llhttp, the HTTP parser under node's fetch): V8
+//   recompiled Yoga's hot functions with TurboFan a second or so after start-up, and that compile
+//   took about 20 MB of memory at once, which set the peak of the whole run (108 MB while an answer
+//   streamed; 87 MB with Yoga left in Liftoff, V8's baseline compiler, at the same CPU). Liftoff
+//   compiles each function when first called, after this module has run. A large fetch download
+//   is 10-30 % slower in the parser's baseline code; a streamed answer's small bodies are not.
 //
 // Measured with `npm run bench` (BENCHMARKS.md, "CPU: TurboFan waits"). Someone who tunes either
-// themselves (node's flags, NODE_OPTIONS) keeps their setting.
+// themselves (node's flags; NODE_OPTIONS takes only --jitless of these) keeps their setting.
 import { setFlagsFromString } from 'node:v8';
 
 /** V8 11's default budget (66 KiB of bytecode) times sixteen. */
