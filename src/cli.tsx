@@ -4,6 +4,7 @@
 import './cli/young-generation';
 import './cli/optimize-later';
 import { parseCliArgs, USAGE, type CliArgs } from './cli/args';
+import { requireWebAssembly } from './cli/engine-check';
 import { ConfigError } from './services/config/errors';
 import type { ImportNotice } from './services/config/mcp-import';
 import { sanitize, sanitizeLabel } from './services/terminal/sanitize';
@@ -34,6 +35,7 @@ async function run(args: CliArgs): Promise<number> {
   if (command !== undefined && command !== 'mcp') {
     throw new ConfigError([`unknown command ${JSON.stringify(command)}`, "Run 'aish-tui --help' for usage."]);
   }
+  requireWebAssembly();
   const { loadConfig } = await import('./services/config/load');
   const interactive = command === undefined && args.print === undefined && process.stdout.isTTY && process.stdin.isTTY;
   // The project's config is read only from a directory the user trusts (cli/project.ts).
