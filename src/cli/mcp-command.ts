@@ -3,6 +3,7 @@ import { ConfigError } from '../services/config/errors';
 import { describeServers, describeTarget, describeTool, describeTools, serverJson, toolJson, toolNotFound, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { sanitizeLabel, sanitizeStrict, terminalSafeJson } from '../services/terminal/sanitize';
 import { findTool } from '../services/tools/names';
+import { resolveSpilledText } from '../services/shared/spilled-text';
 import { createMcpFor, toolIndexFor } from '../runtime/mcp';
 import { elicitationFromOption } from './elicitation-option';
 import { createToolBudget } from '../runtime/tool-budget';
@@ -184,8 +185,10 @@ export async function runMcpCommand(config: AppConfig, args: CliArgs, io: McpCom
           io.stderr(`aish-tui: progress ${progress.progress}${total}${progress.message ? ` ${sanitizeLabel(progress.message)}` : ''}\n`);
         },
       });
-      if (args.json) io.stdout(`${terminalSafeJson(outcome, 2)}\n`);
-      else io.stdout(`${sanitizeStrict(outcome.content)}\n`);
+      // A huge result's rest was read into a file (shared/spilled-text.ts): printed whole.
+      const whole = { ...outcome, content: resolveSpilledText(outcome.content) };
+      if (args.json) io.stdout(`${terminalSafeJson(whole, 2)}\n`);
+      else io.stdout(`${sanitizeStrict(whole.content)}\n`);
       return outcome.isError ? 1 : 0;
     } finally {
       process.off('SIGINT', interrupt);

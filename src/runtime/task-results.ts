@@ -9,6 +9,7 @@
 //
 // Plus the `:bg` and `:tasks` commands. Server text is shown through the status lines (sanitized
 // at display time) and reaches the model in the same `[aish]` envelope as tool results.
+import { dropSpilledRests } from '../services/shared/spilled-text';
 import type { BackgroundedTask, McpEvent, McpService, RunningTaskView } from '../services/mcp/index';
 
 /** Held late reports: the oldest go first past this many. */
@@ -31,7 +32,8 @@ function cut(text: string): string {
 
 export function finishedTaskNote(event: Extract<McpEvent, { type: 'task-finished' }>): string {
   const how = event.outcome.kind === 'ok' ? 'completed' : `ended (${event.outcome.kind})`;
-  return cut(`[aish] background task ${event.taskId} of ${event.alias}__${event.tool} ${how}. Its result:\n\n${event.outcome.content}`);
+  // The note keeps far less than the head of a huge result: its rest in a file is not needed.
+  return cut(`[aish] background task ${event.taskId} of ${event.alias}__${event.tool} ${how}. Its result:\n\n${dropSpilledRests(event.outcome.content)}`);
 }
 
 export function lateProgressNote(event: Extract<McpEvent, { type: 'late-progress' }>): string {

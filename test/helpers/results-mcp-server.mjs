@@ -9,12 +9,14 @@
 //   binary-blob   an embedded application/octet-stream resource
 //   fail          isError: true with the server's own text
 //   lines         a result of `count` lines (default 60,000)
+//   awkward       `count` lines of awkwardText (test/helpers/awkward-text.mjs), with $RESULTS_TOKEN in them
 //   research      execution.taskSupport "required", an outputSchema and icons
 //
 // Every tool has an outputSchema-free definition except `research`, so the SDK client does not
 // check structuredContent against a schema (that is not what these tests are about).
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { awkwardText } from './awkward-text.mjs';
 
 /** 75 KB of PNG-ish bytes: large enough that leaking it is obvious. */
 const IMAGE = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(75 * 1024, 7)]).toString('base64');
@@ -29,6 +31,7 @@ const tools = [
   { name: 'binary-blob', description: 'an octet-stream resource', inputSchema: empty },
   { name: 'fail', description: 'a result flagged isError', inputSchema: empty },
   { name: 'lines', description: 'many lines', inputSchema: { type: 'object', properties: { count: { type: 'integer' } } } },
+  { name: 'awkward', description: 'many lines of escapes and non-ASCII text', inputSchema: { type: 'object', properties: { count: { type: 'integer' } } } },
   {
     name: 'research',
     title: 'Research',
@@ -74,6 +77,8 @@ function call(name, args) {
       for (let line = 1; line <= count; line++) rows.push(`line ${String(line).padStart(6, '0')} of the long result, padded to be realistic`);
       return { content: [{ type: 'text', text: rows.join('\n') }] };
     }
+    case 'awkward':
+      return { content: [{ type: 'text', text: 'first block' }, { type: 'text', text: awkwardText(Number.isInteger(args?.count) ? args.count : 1000, process.env.RESULTS_TOKEN) }, { type: 'text', text: 'last block' }] };
     case 'research':
       return { content: [{ type: 'text', text: 'should only run as a task' }], structuredContent: { summary: 'x' } };
     default:

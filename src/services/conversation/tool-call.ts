@@ -6,6 +6,7 @@ import { ARGUMENTS_INVALID, CANCELLED, type McpService, type ToolCallOutcome, ty
 import type { IndexedTool } from '../tools/names';
 import { HEADLESS_NO_RULE, type ApprovalPolicy, type PolicyDecision } from '../tools/policy';
 import { createAsyncQueue, drainUntil } from '../shared/async-queue';
+import { resolveSpilledText, spilledTextSize } from '../shared/spilled-text';
 import type { ApprovalAnswer, ApprovalRequest, ConversationEvent, Message, ToolCallView, ToolDecision } from './types';
 import { describeEdit, editedToolTurn, readEditedArguments } from './argument-edit';
 
@@ -109,11 +110,11 @@ function denialText(decision: ToolDecision): string {
 
 /** What the user is told when a result reaches the model cut (context.ts cuts it and tells the model). */
 export function cutNotice(name: string, content: string, max: number): string | undefined {
-  if (content.length <= max) return undefined;
-  let lines = 1;
-  for (let at = content.indexOf('\n'); at !== -1 && at < content.length - 1; at = content.indexOf('\n', at + 1)) lines++;
+  // A huge result's rest may be in a file (shared/spilled-text.ts): it is measured whole.
+  const { chars, lines } = spilledTextSize(content);
+  if (chars <= max) return undefined;
   const count = (value: number) => value.toLocaleString('en-US');
-  return `${name} returned ${count(content.length)} characters (${count(lines)} lines); the model gets the first ${count(max)}, ${count(content.length - max)} characters cut (context.maxToolResultChars)`;
+  return `${name} returned ${count(chars)} characters (${count(lines)} lines); the model gets the first ${count(max)}, ${count(chars - max)} characters cut (context.maxToolResultChars)`;
 }
 
 /** Yields the call's events and returns its tool turn. */
@@ -249,9 +250,10 @@ export async function* runToolCall(call: CompletedToolCall, entry: IndexedTool |
   const cancelled = ctx.signal.aborted && (outcome.kind === 'cancelled' || outcome.kind === 'transport-error');
   const kind: ToolOutcomeKind = cancelled ? 'cancelled' : outcome.kind;
   const whole = cancelled && outcome.content.trim().length === 0 ? CANCELLED : outcome.content;
-  const content = ctx.keepResult ? ctx.keepResult({ id: call.id, name: call.name }, whole) : whole;
+  // Without a keeper (it writes a long rest out a slice at a time) the text is taken whole.
+  const content = ctx.keepResult ? ctx.keepResult({ id: call.id, name: call.name }, whole) : resolveSpilledText(whole);
   // The transcript shows the head of a result: the note at the end of a kept one is said as well.
-  if (content !== whole) yield { type: 'status', level: 'warn', message: `${call.name}: ${content.slice(content.lastIndexOf('\n[aish] ') + 8)}` };
+  if (content !== whole && ctx.keepResult) yield { type: 'status', level: 'warn', message: `${call.name}: ${content.slice(content.lastIndexOf('\n[aish] ') + 8)}` };
   const done = finish(edited ? editedToolTurn(edited, content) : content, outcome.isError || kind !== 'ok', kind);
   yield done.event;
   return edited ? { ...done.message, editedArguments: args } : done.message;

@@ -8,6 +8,8 @@ import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Redactor } from '../shared/redact';
+import { createStreamRedactor } from '../shared/redact-stream';
+import { dropSpilledRests, forEachSpilledSlice, hasSpilledRest, restRedactor, spilledPieces, spilledTextSize } from '../shared/spilled-text';
 
 export interface ResultKeeperOptions {
   /** Where the session files are; side files go to its `results/` folder. */
@@ -60,25 +62,52 @@ export function writeTextFile(file: string, text: string, sliceChars = WRITE_SLI
   }
 }
 
+/**
+ * Writes a text whose rest is in files (shared/spilled-text.ts) to a new file (mode 0600), a slice
+ * at a time through `redact`, and releases the rests. Returns the bytes written.
+ */
+function writeSpilledTextFile(file: string, text: string, redact: Redactor): number {
+  const fd = openSync(file, 'w', 0o600);
+  let written = 0;
+  try {
+    const redactor = createStreamRedactor(redact, (slice) => (written += writeSync(fd, slice, null, 'utf8')));
+    forEachSpilledSlice(text, (slice) => redactor.push(slice));
+    redactor.end();
+  } finally {
+    closeSync(fd);
+  }
+  return written;
+}
+
 export function createResultKeeper(options: ResultKeeperOptions): KeepResult {
   return (call, content) => {
+    const spilled = hasSpilledRest(content);
     // Characters are at least one byte: a short string never needs measuring.
-    if (content.length <= options.maxBytes / 4 || Buffer.byteLength(content, 'utf8') <= options.maxBytes) return content;
-    const bytes = Buffer.byteLength(content, 'utf8');
-    const head = headBytes(content, options.maxBytes);
+    if (!spilled && (content.length <= options.maxBytes / 4 || Buffer.byteLength(content, 'utf8') <= options.maxBytes)) return content;
+    const bytes = spilled ? spilledTextSize(content).bytes : Buffer.byteLength(content, 'utf8');
+    // The head of a spilled text is in memory: its rest starts well past maxBytes (mcp/transports.ts).
+    const head = headBytes(spilled ? (spilledPieces(content)[0] as string) : content, options.maxBytes);
     const folder = path.join(options.dir, 'results');
     const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
     const safeName = call.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
     if (options.save === false) {
+      if (spilled) dropSpilledRests(content);
       return `${head}\n[aish] this result was ${formatBytes(bytes)}; only the first ${formatBytes(options.maxBytes)} are kept (limits.maxResultBytes; history is off, so the rest was not saved)`;
     }
     const file = path.join(folder, `${stamp}-${randomBytes(3).toString('hex')}-${safeName}.txt`);
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       chmodSync(folder, 0o700);
-      writeTextFile(file, options.redact()(content));
+      if (spilled) {
+        const restRedact = restRedactor(content);
+        const redact = options.redact();
+        writeSpilledTextFile(file, content, (text) => redact(restRedact(text)));
+      } else {
+        writeTextFile(file, options.redact()(content));
+      }
       chmodSync(file, 0o600);
     } catch (error) {
+      if (spilled) dropSpilledRests(content);
       return `${head}\n[aish] this result was ${formatBytes(bytes)}; only the first ${formatBytes(options.maxBytes)} are kept (limits.maxResultBytes), and the whole result could not be saved: ${(error as Error).message}`;
     }
     return `${head}\n[aish] this result was ${formatBytes(bytes)}; memory and the session log keep the first ${formatBytes(options.maxBytes)} (limits.maxResultBytes); the whole result is in ${file}`;

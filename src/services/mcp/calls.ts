@@ -3,6 +3,7 @@ import { lostAnswerReason } from './awaited-answers';
 import { describeError, isNetworkFailure, isTimeout, isUnauthorized } from './errors';
 import { CallClock } from './call-timeout';
 import { flattenResult, toolTurnText } from './flatten';
+import { redactRestsWith } from '../shared/spilled-text';
 import type { ServerSession } from './session';
 import { callsAsTask, taskSupportProblem } from './task-support';
 import { followTaskCall, type TaskRegistry } from './task-calls';
@@ -46,6 +47,8 @@ function resultOutcome(session: ServerSession, tool: string, result: CallToolRes
   const isError = result.isError === true;
   // A server echoing its own token (an Authorization header in a debug dump) must not show it.
   const text = toolTurnText(session.redact(flat.text), isError);
+  // The rest of a huge text, read into a file (shared/spilled-text.ts), passes the same redactor when it is read.
+  redactRestsWith(text, (rest) => session.redact(rest));
   return outcome(isError ? 'tool-error' : 'ok', text, isError, notices);
 }
 

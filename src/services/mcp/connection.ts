@@ -148,7 +148,7 @@ export async function openConnection(spec: SessionSpec, context: OpenContext): P
   const config = spec.config;
   if (!isStdioServer(config)) return openHttp(config, context);
 
-  const transport = stdioTransport(await sandboxedStdio(config, context.options.env), context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem);
+  const transport = stdioTransport(await sandboxedStdio(config, context.options.env), context.options.env, context.options.limits.stdioMaxLineBytes, context.onTransportProblem, context.options.limits.resultHeadBytes);
   transport.strayStdout.onLine = () => context.onStrayStdout?.(transport.strayStdout.tail.snapshot());
   const stream = transport.stderr;
   stream?.on('data', (chunk: Buffer | string) => {

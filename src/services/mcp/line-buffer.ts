@@ -1,4 +1,6 @@
 import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import type { RestWriter } from '../shared/spilled-text';
+import { ResultTextScanner } from './result-text-scanner';
 
 // The stdio transport's read buffer. It reads the same messages as the SDK's ReadBuffer (one
 // JSON-RPC message per line, decoded as UTF-8 whole; lines that are not JSON are skipped; a line
@@ -15,45 +17,68 @@ import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/c
 /** The first buffer of a line longer than one chunk. */
 const FIRST_CAPACITY = 64 * 1024;
 
+/** A line that ended and was not read yet (a view into its chunk, or decoded) and the rests it spilled. */
+interface EndedLine {
+  text: Buffer | string;
+  rests: RestWriter[];
+}
+
 export class LineReadBuffer {
-  /** The bytes of the line not yet ended (its first `pendingBytes`), once it spans chunks. */
+  /** The bytes the unfinished line keeps (its first `pendingBytes`), once it spans chunks. */
   private pending: Buffer | undefined;
   private pendingBytes = 0;
-  /** Lines that ended and were not read yet: a view into their chunk, or already decoded. */
-  private readonly lines: Array<Buffer | string> = [];
+  /** Bytes received of the unfinished line, kept or spilled: what the limit counts. */
+  private receivedBytes = 0;
+  private readonly lines: EndedLine[] = [];
+  private readonly scanner: ResultTextScanner | undefined;
+  /**
+   * Whether the unfinished line goes through the scanner. Only a line longer than the head can
+   * spill, so the scanner starts when a line outgrows it (from the line's start); every ordinary
+   * message is read without it.
+   */
+  private scanning = false;
 
-  constructor(private readonly maxBufferSize: number) {}
+  /**
+   * `spillAfterBytes`: a tool result's text longer than this (as sent) keeps only its head in the
+   * message; the rest goes to a file as it arrives (result-text-scanner.ts).
+   */
+  constructor(
+    private readonly maxBufferSize: number,
+    private readonly spillAfterBytes?: number,
+  ) {
+    this.scanner = spillAfterBytes !== undefined ? new ResultTextScanner(spillAfterBytes) : undefined;
+  }
 
   append(chunk: Buffer): void {
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-      const part = chunk.subarray(start, end);
-      this.grow(part.length);
-      if (this.pending) {
-        this.put(part);
-        this.lines.push(this.pending.toString('utf8', 0, this.pendingBytes));
-        this.pending = undefined;
+      const kept = this.take(chunk.subarray(start, end));
+      const rests = this.scanning ? this.scanner!.endLine() : [];
+      this.scanning = false;
+      if (!this.pending && kept.length === 1) {
+        this.lines.push({ text: kept[0]!, rests });
       } else {
-        this.lines.push(part);
+        for (const part of kept) this.put(part);
+        this.lines.push({ text: this.pending ? this.pending.toString('utf8', 0, this.pendingBytes) : '', rests });
+        this.pending = undefined;
       }
       this.pendingBytes = 0;
+      this.receivedBytes = 0;
       start = end + 1;
     }
-    if (start < chunk.length) {
-      const part = chunk.subarray(start);
-      this.grow(part.length);
-      this.put(part);
-    }
+    if (start < chunk.length) for (const part of this.take(chunk.subarray(start))) this.put(part);
   }
 
   readMessage(): JSONRPCMessage | null {
     while (this.lines.length > 0) {
       // No reference to the line is kept here while it is parsed.
       const next = this.lines.shift()!;
-      const line = typeof next === 'string' ? next : next.toString('utf8');
+      const line = typeof next.text === 'string' ? next.text : next.text.toString('utf8');
+      next.text = '';
       try {
         return deserializeMessage(line.endsWith('\r') ? line.slice(0, -1) : line);
       } catch (error) {
+        for (const rest of next.rests) rest.discard();
         // Not JSON (a log line on stdout): skipped, as the SDK does.
         if (error instanceof SyntaxError) continue;
         throw error;
@@ -65,25 +90,44 @@ export class LineReadBuffer {
   clear(): void {
     this.pending = undefined;
     this.pendingBytes = 0;
+    this.receivedBytes = 0;
+    this.scanning = false;
+    this.scanner?.reset();
+    for (const line of this.lines) for (const rest of line.rests) rest.discard();
     this.lines.length = 0;
   }
 
-  /** Adds `part` (already counted in pendingBytes) to the unfinished line. */
+  /** Counts `part` against the limit and returns what the line keeps of it. */
+  private take(part: Buffer): Buffer[] {
+    this.receivedBytes += part.length;
+    if (this.receivedBytes > this.maxBufferSize) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
+    }
+    if (!this.scanner) return [part];
+    if (this.scanning) return this.scanner.scan(part);
+    if (this.receivedBytes <= this.spillAfterBytes!) return [part];
+    // The line just outgrew the head: scanned from its start, what it kept so far included.
+    this.scanning = true;
+    if (this.pending) {
+      const earlier = this.pending.subarray(0, this.pendingBytes);
+      this.pending = undefined;
+      this.pendingBytes = 0;
+      for (const kept of this.scanner.scan(earlier)) this.put(kept);
+    }
+    return this.scanner.scan(part);
+  }
+
+  /** Adds `part` to the unfinished line. */
   private put(part: Buffer): void {
-    const used = this.pendingBytes - part.length;
+    const used = this.pendingBytes;
+    this.pendingBytes += part.length;
     if (!this.pending || this.pending.length < this.pendingBytes) {
-      const next = Buffer.allocUnsafeSlow(Math.min(this.maxBufferSize, Math.max(FIRST_CAPACITY, this.pendingBytes * 2)));
+      // A marker can make the kept bytes a little longer than the received ones the limit counts.
+      const next = Buffer.allocUnsafeSlow(Math.max(this.pendingBytes, Math.min(this.maxBufferSize, Math.max(FIRST_CAPACITY, this.pendingBytes * 2))));
       this.pending?.copy(next, 0, 0, used);
       this.pending = next;
     }
     part.copy(this.pending, used);
-  }
-
-  private grow(bytes: number): void {
-    this.pendingBytes += bytes;
-    if (this.pendingBytes > this.maxBufferSize) {
-      this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
-    }
   }
 }

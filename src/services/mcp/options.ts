@@ -14,6 +14,11 @@ export interface McpLimits extends SchemaLimits, DefinitionBounds {
   stdioMaxLineBytes: number;
   /** Largest message (JSON body, or one event of an event stream) an HTTP server may send. */
   httpMaxMessageBytes: number;
+  /**
+   * Bytes of a tool result's text that are kept in memory (limits.maxResultBytes). A stdio server's
+   * longer text is read into a file past its head (shared/spilled-text.ts); unset: read whole.
+   */
+  resultHeadBytes?: number;
 }
 
 export interface McpManagerOptions {
@@ -144,6 +149,7 @@ export function mcpOptionsFromConfig(config: AppConfig, clientVersion: string, e
       toolDefinitionBytes: config.limits.toolDefinitionBytes,
       toolDefinitionDepth: config.limits.toolDefinitionDepth,
       toolListBytes: config.limits.toolListBytes,
+      resultHeadBytes: config.limits.maxResultBytes,
     },
   };
 }

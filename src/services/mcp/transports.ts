@@ -32,11 +32,26 @@ function watchOverflow(transport: ExitWatchingStdioTransport, maxLineBytes: numb
   return transport;
 }
 
-export function stdioTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number, onOverflow: (message: string) => void = () => {}): ExitWatchingStdioTransport {
-  return watchOverflow(spawnTransport(config, env, maxLineBytes), maxLineBytes, onOverflow);
+/**
+ * Bytes of a result text, as sent, that stay in the message when `resultHeadBytes` of it are kept
+ * in memory: an escape is up to 6 bytes for one byte of text, and 64 KiB more keep a secret that
+ * spans the cut far from the head anyone reads (the rest is redacted on its own way to the side file).
+ */
+export function spillAfterBytes(resultHeadBytes: number): number {
+  return 6 * (resultHeadBytes + 64 * 1024);
 }
 
-function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number): ExitWatchingStdioTransport {
+export function stdioTransport(
+  config: StdioServerConfig,
+  env: NodeJS.ProcessEnv,
+  maxLineBytes: number,
+  onOverflow: (message: string) => void = () => {},
+  resultHeadBytes?: number,
+): ExitWatchingStdioTransport {
+  return watchOverflow(spawnTransport(config, env, maxLineBytes, resultHeadBytes), maxLineBytes, onOverflow);
+}
+
+function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLineBytes: number, resultHeadBytes: number | undefined): ExitWatchingStdioTransport {
   return new ExitWatchingStdioTransport({
     command: config.command,
     args: config.args ?? [],
@@ -45,7 +60,7 @@ function spawnTransport(config: StdioServerConfig, env: NodeJS.ProcessEnv, maxLi
     // Never inherit: a server's stderr must not write over our full-screen UI.
     stderr: 'pipe',
     maxBufferSize: maxLineBytes,
-  });
+  }, resultHeadBytes !== undefined ? spillAfterBytes(resultHeadBytes) : undefined);
 }
 
 export interface HttpTransportOptions {

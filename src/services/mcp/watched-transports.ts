@@ -176,10 +176,11 @@ export class ExitWatchingStdioTransport extends StdioClientTransport {
   /** What the server printed on stdout that is not MCP (a greeting, a log line), if anything. */
   readonly strayStdout = new StrayStdout();
 
-  constructor(server: StdioServerParameters) {
+  /** `spillAfterBytes`: see LineReadBuffer (a tool result's long text is read into a file past it). */
+  constructor(server: StdioServerParameters, spillAfterBytes?: number) {
     super(server);
     // A long message (a tool result of tens of megabytes) is read without the SDK buffer's copies.
-    (this as unknown as { _readBuffer: LineReadBuffer })._readBuffer = new LineReadBuffer(server.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
+    (this as unknown as { _readBuffer: LineReadBuffer })._readBuffer = new LineReadBuffer(server.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE, spillAfterBytes);
   }
 
   override async start(): Promise<void> {

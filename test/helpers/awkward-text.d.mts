@@ -1,0 +1,2 @@
+/** See awkward-text.mjs. */
+export function awkwardText(lines: number, secret: string | undefined): string;
