@@ -4,7 +4,7 @@
 // marker, so the message parses as before, small. A byte scanner, not a parser: it follows strings,
 // escapes and nesting only far enough to know where it is; a line that is not JSON fails to parse
 // later exactly as it would have, and its rest is given up.
-import { RestWriter, restMarkerJson } from '../shared/spilled-text';
+import { RestWriter } from '../shared/spilled-text';
 
 const OBJECT = 0;
 const ARRAY = 1;
@@ -263,11 +263,12 @@ export class ResultTextScanner {
   private endRest(): Buffer {
     const writer = this.writer!;
     this.writer = undefined;
-    if (writer.failed) {
+    if (writer.invalid) {
       writer.discard();
       this.lineWriters = this.lineWriters.filter((candidate) => candidate !== writer);
       return BREAKS_THE_LINE;
     }
-    return Buffer.from(restMarkerJson(writer.finish()), 'latin1');
+    writer.finish();
+    return Buffer.from(writer.placeholderJson(), 'utf8');
   }
 }

@@ -10,7 +10,7 @@
 // marker-like text gets plain text back, never another file. Whoever takes the text either writes it
 // out a slice at a time (the result keeper) or reads it back whole (`resolveSpilledText`), and the
 // file is removed once taken; files left over (a result nobody took) go when the process exits.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,23 +37,39 @@ export interface SpilledRest {
 const rests = new Map<string, SpilledRest>();
 let folder: string | undefined;
 
+const FOLDER_PREFIX = 'aish-rest-';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Folders a process of ours left behind when it was killed (no exit handler ran). */
+function sweepLeftovers(tmp: string): void {
+  for (const name of readdirSync(tmp)) {
+    const pid = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) rmSync(path.join(tmp, name), { recursive: true, force: true });
+  }
+}
+
+/** This process's folder (0700), made on the first rest, removed when the process exits. */
 function restsFolder(): string {
   if (folder === undefined) {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'aish-rest-'));
+    const tmp = os.tmpdir();
+    try {
+      sweepLeftovers(tmp);
+    } catch {
+      // A temporary directory that cannot be listed only keeps its leftovers.
+    }
+    folder = mkdtempSync(path.join(tmp, `${FOLDER_PREFIX}${process.pid}-`));
     const created = folder;
     process.once('exit', () => rmSync(created, { recursive: true, force: true }));
   }
   return folder;
-}
-
-/** The marker that stands for `rest` in the parsed text. */
-export function restMarker(rest: SpilledRest): string {
-  return `${MARKER_START}${rest.token}\u0000`;
-}
-
-/** Escaped as JSON (what the stdio reader puts into the message in place of the rest). */
-export function restMarkerJson(rest: SpilledRest): string {
-  return `\\u0000aish-rest:${rest.token}\\u0000`;
 }
 
 /**
@@ -65,24 +81,46 @@ export class RestWriter {
   private fd: number | undefined;
   /** A high surrogate that ended a piece: its low half starts the next one. */
   private heldSurrogate = '';
-  failed = false;
+  /** A piece was not valid JSON string content: the line is not JSON, and fails to parse as before. */
+  invalid = false;
+  /** Why the rest could not be written (no temporary folder, a full disk), if so. */
+  lost: string | undefined;
+  /** Bytes received as sent, written or not. */
+  private received = 0;
 
   constructor() {
     const token = randomBytes(12).toString('hex');
-    const file = path.join(restsFolder(), `${token}.txt`);
-    this.fd = openSync(file, 'wx', 0o600);
-    this.rest = { token, file, bytes: 0, chars: 0, newlines: 0, endsWithNewline: false, redactors: [] };
-    rests.set(token, this.rest);
+    this.rest = { token, file: '', bytes: 0, chars: 0, newlines: 0, endsWithNewline: false, redactors: [] };
+    try {
+      const file = path.join(restsFolder(), `${token}.txt`);
+      this.fd = openSync(file, 'wx', 0o600);
+      (this.rest as { file: string }).file = file;
+      rests.set(token, this.rest);
+    } catch (error) {
+      this.lose(error);
+    }
+  }
+
+  /**
+   * What stands in the message for the rest, escaped as JSON: its marker, or, when it could not be
+   * written, a note saying so (the call still gets its answer, cut).
+   */
+  placeholderJson(): string {
+    if (this.lost === undefined) return `\\u0000aish-rest:${this.rest.token}\\u0000`;
+    const note = `\n[aish] the rest of this result (about ${this.received} more bytes) could not be kept: ${this.lost}`;
+    return JSON.stringify(note).slice(1, -1);
   }
 
   /** Decodes and appends one piece; a piece that is not valid JSON string content fails the rest. */
   write(escaped: Buffer): void {
-    if (this.failed || escaped.length === 0) return;
+    this.received += escaped.length;
+    if (this.invalid || escaped.length === 0) return;
     let text: string;
     try {
       text = JSON.parse(`"${escaped.toString('utf8')}"`) as string;
     } catch {
-      this.fail();
+      this.invalid = true;
+      this.close();
       return;
     }
     text = this.heldSurrogate + text;
@@ -97,7 +135,7 @@ export class RestWriter {
 
   /** The rest is complete: the file is closed and the rest can be taken. */
   finish(): SpilledRest {
-    if (!this.failed && this.heldSurrogate) this.append(this.heldSurrogate);
+    if (this.heldSurrogate) this.append(this.heldSurrogate);
     this.heldSurrogate = '';
     this.close();
     return this.rest;
@@ -113,8 +151,8 @@ export class RestWriter {
     if (this.fd === undefined || text.length === 0) return;
     try {
       this.rest.bytes += writeSync(this.fd, text, null, 'utf8');
-    } catch {
-      this.fail();
+    } catch (error) {
+      this.lose(error);
       return;
     }
     this.rest.chars += text.length;
@@ -122,9 +160,10 @@ export class RestWriter {
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) this.rest.newlines++;
   }
 
-  private fail(): void {
-    this.failed = true;
+  private lose(error: unknown): void {
+    this.lost = (error as Error)?.message ?? String(error);
     this.close();
+    releaseRest(this.rest);
   }
 
   private close(): void {
@@ -136,6 +175,7 @@ export class RestWriter {
 
 function releaseRest(rest: SpilledRest): void {
   rests.delete(rest.token);
+  if (!rest.file) return;
   try {
     unlinkSync(rest.file);
   } catch {

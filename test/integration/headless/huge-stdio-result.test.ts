@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, watch } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,10 @@ describe('a huge result from a stdio server', () => {
     const { home, tmp } = setUp();
     broker.route((request) => (isToolResultTurn(request) ? textReply('got it') : toolCallReply([{ name: 'results__awkward', arguments: { count: LINES }, id: 'call_big' }])));
     const from = broker.requests.length;
+    // A folder left by an app that was killed (its process is gone) is swept when the next one spills.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    mkdirSync(path.join(tmp, `aish-rest-${dead}-left`));
+    writeFileSync(path.join(tmp, `aish-rest-${dead}-left`, 'old.txt'), 'left over');
     // The rest went through a temporary folder: seen appearing while the app ran.
     const created: string[] = [];
     const watcher = watch(tmp, (_event, name) => name && created.push(String(name)));
@@ -85,6 +89,18 @@ describe('a huge result from a stdio server', () => {
 
     // The rest's temporary folder went with the process.
     expect(readdirSync(tmp).filter((name) => name.startsWith('aish-rest-'))).toEqual([]);
+  }, 60_000);
+
+  it('that cannot be written to a temporary file is cut with a note saying why, and the call still gets its answer', async () => {
+    const { home } = setUp();
+    broker.route((request) => (isToolResultTurn(request) ? textReply('got the cut one') : toolCallReply([{ name: 'results__awkward', arguments: { count: LINES }, id: 'call_cut' }])));
+    const result = await run(home, ['--base-url', broker.url, '--model', 'scripted', '--auto-approve', 'results__awkward', '-p', 'fetch it'], path.join(home, 'no-such-dir'));
+    expect(result.stdout).toBe('got the cut one\n');
+    expect(result.code).toBe(0);
+    const side = /the whole result is in (\S+\.txt)/.exec(result.stderr)![1]!;
+    const saved = readFileSync(side, 'utf8');
+    expect(expectedText().replace(/\ud800/g, '\ufffd').startsWith(saved.slice(0, saved.indexOf('\n[aish] the rest of this result')))).toBe(true);
+    expect(saved).toMatch(/\n\[aish\] the rest of this result \(about \d+ more bytes\) could not be kept: ENOENT[^\n]*\nlast block$/);
   }, 60_000);
 
   it('`aish-tui mcp call` prints the whole of it', async () => {
