@@ -1,6 +1,7 @@
 import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
+import { collectAfterLoad } from './collect-after-load';
 
 /** The least time between two scrolls of the transcript: ten a second at most. */
 const SCROLL_INTERVAL_MS = 100;
@@ -129,5 +130,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     // ScreenWriter owns the terminal and the session batches streaming updates per frame.
     { stdout: sink as unknown as NodeJS.WriteStream, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
+  // A long resumed session: its loading's garbage is collected now, not in the first answer.
+  collectAfterLoad(store.getState().messages.length);
   return exited;
 }
