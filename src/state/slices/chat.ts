@@ -214,25 +214,6 @@ export function foldConversationEvent(state: AppState, event: ConversationEvent)
   }
 }
 
-/**
- * Runs of text (or reasoning) deltas as one delta each. Folding a delta copies the item list once
- * (the answer's item changes); a frame's worth of deltas folded one by one copied it once per
- * token, which in a session of 20,000 items made a full-speed answer's garbage, not its text, the
- * cost (BENCHMARKS.md).
- */
-function coalesceDeltas(events: readonly ConversationEvent[]): ConversationEvent[] {
-  const out: ConversationEvent[] = [];
-  for (const event of events) {
-    const last = out.at(-1);
-    if ((event.type === 'text-delta' || event.type === 'reasoning-delta') && last?.type === event.type) {
-      out[out.length - 1] = { ...last, text: last.text + event.text };
-    } else {
-      out.push(event);
-    }
-  }
-  return out;
-}
-
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatActions> = (set) => ({
   messages: [],
   items: [],
@@ -247,7 +228,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice & ChatAct
       // One store update for a whole frame's worth of events: subscribers render once.
       let current = state;
       let patch: Partial<AppState> = {};
-      for (const event of coalesceDeltas(events)) {
+      for (const event of events) {
         const next = foldConversationEvent(current, event);
         current = { ...current, ...next };
         patch = { ...patch, ...next };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEventBatcher } from '../../../src/services/conversation/batcher';
+import { createEventBatcher, HOLD_MS, HOLD_TEXT_CHARS } from '../../../src/services/conversation/batcher';
 import type { ConversationEvent } from '../../../src/services/conversation/types';
 
 describe('event batcher', () => {
@@ -50,5 +50,46 @@ describe('event batcher', () => {
     batcher.dispose();
     vi.advanceTimersByTime(1000);
     expect(batches).toHaveLength(1);
+  });
+
+  it('holds a frame while text arrives faster than anyone reads, up to HOLD_MS, and shows the first words at once', () => {
+    const batches: ConversationEvent[][] = [];
+    let clock = 1000;
+    const advance = (ms: number) => {
+      clock += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    const batcher = createEventBatcher((events) => batches.push(events), 30, () => clock);
+    const burst = 'x'.repeat(HOLD_TEXT_CHARS + 1);
+    batcher.push({ type: 'text-delta', text: burst });
+    advance(0);
+    expect(batches).toHaveLength(1);
+    // A screenful per frame: no frame at the next frame time, nor until HOLD_MS after the last one.
+    batcher.push({ type: 'text-delta', text: burst });
+    advance(34);
+    batcher.push({ type: 'text-delta', text: 'more' });
+    advance(HOLD_MS - 35);
+    expect(batches).toHaveLength(1);
+    advance(1);
+    expect(batches).toHaveLength(2);
+    expect(batches[1]).toEqual([{ type: 'text-delta', text: `${burst}more` }]);
+    // The end of the turn (or an approval frame) shows everything at once.
+    batcher.push({ type: 'text-delta', text: burst });
+    advance(40);
+    expect(batches).toHaveLength(2);
+    batcher.flush();
+    expect(batches).toHaveLength(3);
+  });
+
+  it('draws every frame for text at a reading pace', () => {
+    const batches: ConversationEvent[][] = [];
+    let clock = 1000;
+    const batcher = createEventBatcher((events) => batches.push(events), 30, () => clock);
+    for (let frame = 0; frame < 10; frame++) {
+      batcher.push({ type: 'text-delta', text: 'y'.repeat(HOLD_TEXT_CHARS) });
+      clock += 34;
+      vi.advanceTimersByTime(34);
+    }
+    expect(batches).toHaveLength(10);
   });
 });
