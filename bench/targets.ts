@@ -6,7 +6,7 @@ import { ECHO, MANY_EARLIER_MESSAGES, streamLabel } from './scenarios/stream';
 import { TOOLS_HEADLESS, TOOLS_TUI } from './scenarios/tools';
 import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 import { RESUME } from './scenarios/resume';
-import { HUGE_HEADLESS, HUGE_TUI, PEAK_HUGE, PEAK_SMALL } from './scenarios/huge-result';
+import { HUGE_HEADLESS, HUGE_HTTP, HUGE_TUI, PEAK_HUGE, PEAK_SMALL } from './scenarios/huge-result';
 
 export interface TargetResult {
   target: string;
@@ -107,6 +107,7 @@ export const TARGETS: Target[] = [
   { target: '20,000 messages, 200 tokens/s: bytes <= 1.2x empty (issue 23)', unit: 'x', limit: 1.2, measure: (r) => ratio(r, slow(MANY_EARLIER_MESSAGES), slow(false), 'bytes to the terminal', 'KiB') },
   { target: 'a 50 MB tool result raises peak RSS <= 60 MB (TUI, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_TUI) },
   { target: 'a 50 MB tool result raises peak RSS <= 60 MB (headless, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_HEADLESS) },
+  { target: 'a 50 MB tool result over HTTP raises peak RSS <= 60 MB (headless, issue 23)', unit: 'MB', limit: 60, measure: (r) => peakGrowth(r, HUGE_HTTP) },
 ];
 
 /** Peak RSS with the huge result minus peak RSS of the same flow with a small one (medians). */

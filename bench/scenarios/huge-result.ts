@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { isToolResultTurn, lastMessage, textReply, toolCallReply } from '../../test/helpers/scripted-broker';
-import { brokerConfig, scratchHome } from '../fixtures';
+import { brokerConfig, scratchHome, type ScratchHome } from '../fixtures';
+import { startHugeResultServer } from '../../test/helpers/huge-result-mcp-server';
 import { CLI, inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext } from '../lib/app';
 import { format } from '../lib/results';
 import { sampleProcess } from '../lib/proc';
@@ -21,6 +22,7 @@ export const HUGE_LINES = Math.ceil((50 * MB) / LINE_BYTES);
 export const SMALL_LINES = 10;
 export const HUGE_TUI = `huge tool result, ${format((HUGE_LINES * LINE_BYTES) / MB, 'MB')} MB (TUI)`;
 export const HUGE_HEADLESS = `huge tool result, ${format((HUGE_LINES * LINE_BYTES) / MB, 'MB')} MB (headless -p)`;
+export const HUGE_HTTP = `huge tool result, ${format((HUGE_LINES * LINE_BYTES) / MB, 'MB')} MB over HTTP (headless -p)`;
 /** The metric names: the same flow with a small and with the huge result. */
 export const PEAK_SMALL = `peak RSS, ${SMALL_LINES}-line result`;
 export const PEAK_HUGE = 'peak RSS, 50 MB result';
@@ -69,29 +71,54 @@ async function tuiOnce(ctx: BenchContext, count: number): Promise<void> {
   }
 }
 
+/** Runs `-p go` in `home` and returns its peak RSS; `expected` must be in its output. */
+async function headlessPeak(home: ScratchHome, expected: string): Promise<number> {
+  const child = spawn(process.execPath, [CLI, '-p', 'go'], { env: home.env, cwd: home.home, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (output += data.toString()));
+  let exited = false;
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => ((exited = true), resolve(code))));
+  // VmHWM only grows: the last reading before the process is gone is its peak (to within 20 ms).
+  let peak = 0;
+  while (!exited) {
+    const sample = child.pid === undefined ? undefined : sampleProcess(child.pid);
+    if (sample) peak = Math.max(peak, sample.peakRssBytes);
+    await sleep(20);
+  }
+  const code = await exit;
+  if (code !== 0 || !output.includes(expected)) throw new Error(`headless run exited with ${code}: ${output.slice(-500)}`);
+  return peak;
+}
+
 async function headlessOnce(ctx: BenchContext, count: number): Promise<void> {
   await ctx.settle();
   route(ctx, count);
   const home = scratchHome(config(ctx.broker.url));
   try {
-    const child = spawn(process.execPath, [CLI, '-p', 'go'], { env: home.env, cwd: home.home, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (output += data.toString()));
-    let exited = false;
-    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => ((exited = true), resolve(code))));
-    // VmHWM only grows: the last reading before the process is gone is its peak (to within 20 ms).
-    let peak = 0;
-    while (!exited) {
-      const sample = child.pid === undefined ? undefined : sampleProcess(child.pid);
-      if (sample) peak = Math.max(peak, sample.peakRssBytes);
-      await sleep(20);
-    }
-    const code = await exit;
-    if (code !== 0 || !output.includes(`${FINAL}, ${count} lines`)) throw new Error(`headless run exited with ${code}: ${output.slice(-500)}`);
+    const peak = await headlessPeak(home, `${FINAL}, ${count} lines`);
     ctx.results.add(HUGE_HEADLESS, count === SMALL_LINES ? PEAK_SMALL : PEAK_HUGE, 'MB', peak / MB);
   } finally {
     home.dispose();
+  }
+}
+
+/** The same over streamable HTTP (test/helpers/huge-result-mcp-server.ts, a JSON answer), whose default message limit is 64 MB. */
+async function headlessHttpOnce(ctx: BenchContext, count: number): Promise<void> {
+  await ctx.settle();
+  const server = await startHugeResultServer({ bytes: count * LINE_BYTES });
+  ctx.broker.route((request) => {
+    if (!isToolResultTurn(request)) return toolCallReply([{ name: 'big__huge', id: 'call_huge', arguments: {} }]);
+    const content = String(lastMessage(request)?.content ?? '');
+    return textReply(content.startsWith('the quick brown fox') ? `${FINAL}, over HTTP` : `the call failed: ${content.slice(0, 200)}`);
+  });
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: { big: { url: server.url } }, autoApprove: { big__huge: true } } }));
+  try {
+    const peak = await headlessPeak(home, `${FINAL}, over HTTP`);
+    ctx.results.add(HUGE_HTTP, count === SMALL_LINES ? PEAK_SMALL : PEAK_HUGE, 'MB', peak / MB);
+  } finally {
+    home.dispose();
+    await server.close();
   }
 }
 
@@ -103,6 +130,8 @@ export async function hugeResultScenario(ctx: BenchContext): Promise<void> {
       await tuiOnce(ctx, HUGE_LINES);
       await headlessOnce(ctx, SMALL_LINES);
       await headlessOnce(ctx, HUGE_LINES);
+      await headlessHttpOnce(ctx, SMALL_LINES);
+      await headlessHttpOnce(ctx, HUGE_LINES);
     }
   } finally {
     ctx.broker.route(undefined);

@@ -25,8 +25,12 @@ export function hugeText(bytes: number): string {
   return `${line.repeat(Math.max(0, Math.floor((bytes - 20) / line.length)))}END OF HUGE RESULT\n`;
 }
 
-export async function startHugeResultServer(options: { port?: number; bytes?: number } = {}): Promise<HugeResultServer> {
-  const text = hugeText(options.bytes ?? 50 * 1024 * 1024);
+/**
+ * `events`: answers as an event stream (one `message` event, written in pieces) instead of a JSON
+ * body; `text`: the result's text instead of hugeText(bytes).
+ */
+export async function startHugeResultServer(options: { port?: number; bytes?: number; events?: boolean; text?: string } = {}): Promise<HugeResultServer> {
+  const text = options.text ?? hugeText(options.bytes ?? 50 * 1024 * 1024);
   const server = createServer(async (request, response) => {
     if (request.method !== 'POST') {
       response.writeHead(405).end();
@@ -39,7 +43,15 @@ export async function startHugeResultServer(options: { port?: number; bytes?: nu
     }
     const reply = (result: unknown) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      if (!options.events) {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(': a comment line first\n\nevent: message\nid: 1\ndata: ');
+      // In pieces of uneven size, as a server flushing as it goes would send it.
+      for (let at = 0, size = 1; at < body.length; at += size, size = (size * 7 + 13) % 99_991) response.write(body.slice(at, at + size));
+      response.end('\n\n');
     };
     switch (message.method) {
       case 'initialize':

@@ -6,6 +6,7 @@ import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
 import { limitMessageSize, recordStatus } from './fetch-middleware';
+import { spillResultTexts } from './spill-http';
 import { sseTransport, stdioTransport, streamableTransport, withLegacyFallback } from './transports';
 import type { SessionSpec } from './target';
 import type { TransportKind } from './types';
@@ -95,8 +96,10 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
   const url = new URL(config.url);
   const headers: Record<string, string> = { ...config.headers };
   if (context.bearer) headers.Authorization = `Bearer ${context.bearer}`;
-  // Innermost first: each answer's status is recorded as it arrives, then its size bounded.
-  const fetchImpl = applyMiddlewares(recordStatus(url, context.recordStatus), limitMessageSize(context.options.limits.httpMaxMessageBytes))(context.options.fetch ?? fetch);
+  // Innermost first: each answer's status is recorded as it arrives, then its size bounded, then
+  // a huge result's text read into a file past its head (spill-http.ts).
+  const limits = context.options.limits;
+  const fetchImpl = applyMiddlewares(recordStatus(url, context.recordStatus), limitMessageSize(limits.httpMaxMessageBytes), spillResultTexts(limits.resultHeadBytes))(context.options.fetch ?? fetch);
   const base = { url, headers, authProvider: context.bearer ? undefined : context.oauth, fetch: fetchImpl };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connection> => {

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awkwardText } from '../../helpers/awkward-text.mjs';
 import { startHugeResultServer, type HugeResultServer } from '../../helpers/huge-result-mcp-server';
 import { isToolResultTurn, startScriptedBroker, textReply, toolCallReply, type ScriptedBroker } from '../../helpers/scripted-broker';
 import { CLI, makeScratchHome, testEnv, writeHomeConfig } from '../../helpers/terminal';
@@ -21,9 +22,9 @@ afterAll(async () => {
   await broker.close();
 });
 
-function run(home: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(home: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: testEnv(home), cwd: home });
+    const child = spawn(process.execPath, [CLI, ...args], { env: testEnv(home, env), cwd: home });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -72,4 +73,33 @@ describe('a 50 MB tool result', () => {
     const resumedTool = broker.requests.at(-1)!.body!.messages!.find((message) => message.role === 'tool')!;
     expect(String(resumedTool.content)).toContain('the whole result is in');
   }, 120_000);
+});
+
+describe('a huge tool result sent as an event stream', () => {
+  it('is read with its rest in a temporary file: the side file holds exactly the text, and the folder goes with the app', async () => {
+    const text = awkwardText(40_000, undefined);
+    const events = await startHugeResultServer({ events: true, text });
+    try {
+      const home = makeScratchHome('aish-huge-events-');
+      const tmp = path.join(home, 'tmp');
+      mkdirSync(tmp);
+      writeHomeConfig(home, { mcp: { servers: { big: { url: events.url } } }, limits: { maxResultBytes: 65_536 } });
+      broker.route((request) => (isToolResultTurn(request) ? textReply('seen the stream') : toolCallReply([{ name: 'big__huge', arguments: {}, id: 'call_events' }])));
+      const created: string[] = [];
+      const watcher = watch(tmp, (_event, name) => name && created.push(String(name)));
+      const result = await run(home, ['--base-url', broker.url, '--model', 'scripted', '--auto-approve', 'big__huge', '-p', 'fetch it'], { TMPDIR: tmp });
+      watcher.close();
+      expect(result.stdout).toBe('seen the stream\n');
+      expect(result.code).toBe(0);
+      expect(created.some((name) => name.startsWith('aish-rest-'))).toBe(true);
+      expect(readdirSync(tmp)).toEqual([]);
+      const side = /the whole result is in (\S+\.txt)/.exec(result.stderr)![1]!;
+      const saved = readFileSync(side, 'utf8');
+      const wellFormed = text.replace(/\ud800/g, '\ufffd');
+      expect(saved.length).toBe(wellFormed.length);
+      expect(saved === wellFormed).toBe(true);
+    } finally {
+      await events.close();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { spillingBody } from '../../../src/services/mcp/spill-http';
+import { pendingRestCount, resolveSpilledText, spilledPieces } from '../../../src/services/shared/spilled-text';
+
+// An HTTP server's answer body passes through the spilling scanner (src/services/mcp/spill-http.ts):
+// read back, an event stream or a JSON body must say exactly what the server sent, however it is
+// cut into chunks, with lines ending in LF or CRLF.
+
+const text = fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('"', '\\', '\n', 'é', '😀', '\ud83d')), { maxLength: 30 }).map((parts) => parts.join(''));
+const wellFormed = (value: string) => value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+function bodyOf(bytes: Buffer, sizes: number[]): ReadableStream<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for (let start = 0, index = 0; start < bytes.length; index++) {
+    const end = Math.min(bytes.length, start + sizes[index % sizes.length]!);
+    chunks.push(new Uint8Array(bytes.subarray(start, end)));
+    start = end;
+  }
+  return new ReadableStream({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+}
+
+const resultMessage = (id: number, texts: string[]) => ({ jsonrpc: '2.0', id, result: { content: texts.map((value) => ({ type: 'text', text: value })) } });
+
+/** The texts of a message's content blocks, rests read back. */
+function textsOf(message: { result?: { content?: Array<{ text?: string }> } }): { texts: string[]; spilled: number } {
+  const blocks = message.result?.content ?? [];
+  const spilled = blocks.filter((block) => spilledPieces(block.text ?? '').length > 1).length;
+  return { texts: blocks.map((block) => wellFormed(resolveSpilledText(block.text ?? ''))), spilled };
+}
+
+describe('an HTTP answer read through the spilling scanner', () => {
+  it('an event stream says exactly what was sent, spilled or not, however it is cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(text, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 40 }), fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 4 }), fc.boolean(), async (messages, threshold, sizes, crlf) => {
+        const before = pendingRestCount();
+        const eol = crlf ? '\r\n' : '\n';
+        const stream = messages.map((texts, index) => `: keep-alive${eol}event: message${eol}id: ${index}${eol}data: ${JSON.stringify(resultMessage(index, texts))}${eol}${eol}`).join('');
+        const read = await new Response(spillingBody(bodyOf(Buffer.from(stream), sizes), threshold, true)).text();
+        // Everything but the data lines passes as sent.
+        expect(read.split(/\r?\n/).filter((line) => !line.startsWith('data: '))).toEqual(stream.split(/\r?\n/).filter((line) => !line.startsWith('data: ')));
+        const data = read.split(/\r?\n/).filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+        expect(data).toHaveLength(messages.length);
+        let spilled = 0;
+        for (const [index, message] of data.entries()) {
+          const got = textsOf(message);
+          spilled += got.spilled;
+          expect(got.texts).toEqual(messages[index]!.map(wellFormed));
+        }
+        // Every text that goes on past the head (and a surrogate pair's escapes) was spilled.
+        expect(spilled).toBeGreaterThanOrEqual(messages.flat().filter((value) => Buffer.byteLength(JSON.stringify(value)) - 2 >= threshold + 12).length);
+        expect(pendingRestCount()).toBe(before);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a JSON body (even pretty-printed over lines) spills its long text and says the rest exactly', async () => {
+    const long = `${'line of the result "quoted" é 😀\n'.repeat(3000)}END`;
+    const body = JSON.stringify(resultMessage(7, ['short', long]), null, 2);
+    const read = JSON.parse(await new Response(spillingBody(bodyOf(Buffer.from(body), [1000, 3]), 5000, false)).text());
+    const got = textsOf(read);
+    expect(got.spilled).toBe(1);
+    expect(got.texts).toEqual(['short', long]);
+  });
+
+  it('a small body passes through as it is', async () => {
+    const body = JSON.stringify(resultMessage(1, ['a', 'b']));
+    expect(await new Response(spillingBody(bodyOf(Buffer.from(body), [5]), 5000, false)).text()).toBe(body);
+  });
+});
