@@ -17,7 +17,8 @@ export interface EventBatcher {
  * (a dozen lines): the frame waits for more, up to HOLD_MS after the last one. A model answering
  * at a few hundred tokens a second never reaches it; one answering at full speed on a fast machine
  * (or a cached answer) shows its first words at once and then its end, instead of several whole
- * screens nobody could read, each written out in full (BENCHMARKS.md, "Streaming: bytes").
+ * screens nobody could read, each written out in full (BENCHMARKS.md). An answer's first words are
+ * applied as they come, alone, so the hold never delays them.
  */
 export const HOLD_TEXT_CHARS = 1024;
 export const HOLD_MS = 200;
@@ -28,6 +29,8 @@ export function createEventBatcher(apply: (events: ConversationEvent[]) => void,
   let pendingText = 0;
   let timer: NodeJS.Timeout | undefined;
   let lastFlush = -Infinity;
+  /** The last frame showed text: a hold never delays an answer's first words. */
+  let lastShowedText = false;
 
   const flush = () => {
     if (timer) {
@@ -37,6 +40,7 @@ export function createEventBatcher(apply: (events: ConversationEvent[]) => void,
     if (pending.length === 0) return;
     const events = pending;
     pending = [];
+    lastShowedText = pendingText > 0;
     pendingText = 0;
     lastFlush = now();
     apply(events);
@@ -45,7 +49,7 @@ export function createEventBatcher(apply: (events: ConversationEvent[]) => void,
   const due = () => {
     timer = undefined;
     const held = now() - lastFlush;
-    if (pendingText > HOLD_TEXT_CHARS && held < HOLD_MS) {
+    if (lastShowedText && pendingText > HOLD_TEXT_CHARS && held < HOLD_MS) {
       timer = setTimeout(due, Math.min(interval, HOLD_MS - held));
       return;
     }
@@ -55,11 +59,18 @@ export function createEventBatcher(apply: (events: ConversationEvent[]) => void,
   return {
     push(event) {
       const last = pending[pending.length - 1];
-      if (event.type === 'text-delta' || event.type === 'reasoning-delta') pendingText += event.text.length;
-      if (last && (event.type === 'text-delta' || event.type === 'reasoning-delta') && last.type === event.type) {
+      const text = event.type === 'text-delta' || event.type === 'reasoning-delta';
+      if (text) pendingText += event.text.length;
+      if (last && text && last.type === event.type) {
         pending[pending.length - 1] = { type: event.type, text: last.text + event.text };
       } else {
         pending.push(event);
+      }
+      // An answer's first words go out at once, on their own (one frame sooner than maxFps allows,
+      // once an answer): the frames after them may be held.
+      if (text && event.text.length > 0 && !lastShowedText) {
+        flush();
+        return;
       }
       if (!timer) timer = setTimeout(due, Math.max(0, lastFlush + interval - now()));
     },
@@ -69,6 +80,7 @@ export function createEventBatcher(apply: (events: ConversationEvent[]) => void,
       timer = undefined;
       pending = [];
       pendingText = 0;
+      lastShowedText = false;
     },
   };
 }

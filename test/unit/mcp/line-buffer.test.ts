@@ -1,31 +1,10 @@
 import { ReadBuffer } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { LineReadBuffer } from '../../../src/services/mcp/line-buffer';
+import { cut, readAll } from '../../helpers/chunked-reading';
 
 // The stdio transport's read buffer must read exactly what the SDK's ReadBuffer reads, however
 // the bytes are cut into chunks (src/services/mcp/line-buffer.ts).
-
-type Reader = { append(chunk: Buffer): void; readMessage(): unknown };
-
-function readAll(reader: Reader, chunks: Buffer[]): unknown[] {
-  const messages: unknown[] = [];
-  for (const chunk of chunks) {
-    reader.append(chunk);
-    for (let message = reader.readMessage(); message !== null; message = reader.readMessage()) messages.push(message);
-  }
-  return messages;
-}
-
-/** The bytes cut at the given sizes, over and over. */
-function cut(bytes: Buffer, sizes: number[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let start = 0, index = 0; start < bytes.length; index++) {
-    const end = Math.min(bytes.length, start + sizes[index % sizes.length]!);
-    chunks.push(bytes.subarray(start, end));
-    start = end;
-  }
-  return chunks;
-}
 
 const STREAM = Buffer.from(
   [

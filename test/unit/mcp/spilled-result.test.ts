@@ -3,32 +3,12 @@ import fc from 'fast-check';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LineReadBuffer } from '../../../src/services/mcp/line-buffer';
+import { cut, readAll } from '../../helpers/chunked-reading';
 import { pendingRestCount, resolveSpilledText, spilledPieces, spilledTextSize } from '../../../src/services/shared/spilled-text';
 
 // A tool result's long text is read into a file past its head (src/services/mcp/result-text-scanner.ts,
 // src/services/shared/spilled-text.ts): read back, every message must be exactly what the SDK's own
 // buffer reads, however the bytes are cut, whatever the text holds.
-
-type Reader = { append(chunk: Buffer): void; readMessage(): unknown };
-
-function readAll(reader: Reader, chunks: Buffer[]): unknown[] {
-  const messages: unknown[] = [];
-  for (const chunk of chunks) {
-    reader.append(chunk);
-    for (let message = reader.readMessage(); message !== null; message = reader.readMessage()) messages.push(message);
-  }
-  return messages;
-}
-
-function cut(bytes: Buffer, sizes: number[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let start = 0, index = 0; start < bytes.length; index++) {
-    const end = Math.min(bytes.length, start + sizes[index % sizes.length]!);
-    chunks.push(bytes.subarray(start, end));
-    start = end;
-  }
-  return chunks;
-}
 
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
