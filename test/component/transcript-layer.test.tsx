@@ -1,6 +1,7 @@
 import xtermHeadless from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScreenWriter } from '../../src/terminal/screen';
+import { loadHighlighter } from '../../src/transcript/highlight';
 import { TranscriptLayer } from '../../src/transcript/layer';
 import { TranscriptCache } from '../../src/transcript/transcript';
 import { createAppStore } from '../../src/state/store';
@@ -119,6 +120,11 @@ describe('transcript layer', () => {
     const app = setup(100, 20);
     app.harness.store.getState().addUserItem('q1', 'a question');
     app.harness.store.getState().applyConversationEvent({ type: 'text-delta', text: 'an answer' });
+    // A grammar that finishes loading redraws the transcript, as it should (the layer's idle
+    // warm-up loads four; another file in this shared worker may have started others, and on a
+    // loaded machine they land in the middle of the typing). What is measured here is typing
+    // alone, so every grammar is loaded first.
+    await loadHighlighter();
     await settle();
     await app.screen();
     const layouts = app.cache.stats.layouts;
