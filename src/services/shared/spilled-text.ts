@@ -1,15 +1,16 @@
 // The rest of a huge text, kept in a temporary file instead of memory.
 //
-// A stdio server's tool result can be tens of megabytes in one JSON line. Read whole, the line, its
+// A server's tool result can be tens of megabytes in one message. Read whole, the message, its
 // decoded string and the parsed text are each that size at the same moment (about three times the
 // result, BENCHMARKS.md "Scale"), although the app only ever keeps the head of such a result in
-// memory (limits.maxResultBytes) and puts the whole of it in a side file. So the stdio reader
-// (services/mcp/result-text-scanner.ts) keeps the head of a long result text in the message and
-// decodes the rest, as it arrives, into a file of its own; in the parsed text a marker stands where
-// the rest was. The marker holds a random token that only this process knows: a server that writes
-// marker-like text gets plain text back, never another file. Whoever takes the text either writes it
-// out a slice at a time (the result keeper) or reads it back whole (`resolveSpilledText`), and the
-// file is removed once taken; files left over (a result nobody took) go when the process exits.
+// memory (limits.maxResultBytes) and puts the whole of it in a side file. So the readers of stdio
+// lines and HTTP bodies (services/mcp/result-text-scanner.ts) keep the head of a long result text in
+// the message and decode the rest, as it arrives, into a file of its own; in the parsed text a marker
+// stands where the rest was. The marker holds a random token that only this process knows: a server
+// that writes marker-like text gets plain text back, never another file. Whoever takes the text
+// either writes it out a slice at a time (the result keeper) or reads it back whole
+// (`resolveSpilledText`), and the file is removed once taken; files left over (a result nobody took)
+// go when the process exits, or with the next run's sweep if it was killed.
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
