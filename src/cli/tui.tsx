@@ -99,7 +99,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // `:copy`: OSC 52 through the writer, the one thing that writes to the terminal; a console
   // without clipboard support gets a file instead.
   const clipboard = (sequence: string) => (CLIPBOARDLESS_TERMS.has(process.env.TERM ?? '') ? false : writer.passthrough(sequence));
-  const controller = createSession({ config, store, quit, args, keyHelp: formatKeymap, clipboard });
+  const controller = createSession({ config, store, quit, args, keyHelp: formatKeymap, clipboard, onHistoryLoaded: (messages) => collectAfterLoad(messages) });
   // Ctrl+G: the terminal is the editor's while it runs; then everything is drawn again.
   const handover = {
     suspend() {
@@ -130,7 +130,8 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     // ScreenWriter owns the terminal and the session batches streaming updates per frame.
     { stdout: sink as unknown as NodeJS.WriteStream, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
-  // A long resumed session: its loading's garbage is collected now, not in the first answer.
+  // A long session resumed from the command line: its loading's garbage is collected now, not in
+  // the first answer (`:resume` later goes through onHistoryLoaded).
   collectAfterLoad(store.getState().messages.length);
   return exited;
 }

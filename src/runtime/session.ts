@@ -45,6 +45,11 @@ export interface SessionOptions {
   quit: () => void;
   /** `--continue` / `--resume <id>` from the command line. */
   args?: { continueLast?: boolean; resume?: string };
+  /**
+   * A session was resumed at run time (`:resume`) and its messages loaded: the front end may
+   * collect the loading's garbage before the next answer (cli/collect-after-load.ts).
+   */
+  onHistoryLoaded?: (messages: number) => void;
   /** The key table shown under `:help` (the TUI's keymap; absent in front ends without keys). */
   keyHelp?: () => string[];
   /** Replaceable in tests: the broker client and the MCP manager. */
@@ -275,6 +280,7 @@ export function createSession(options: SessionOptions): Session {
       store.getState().clearChat();
       log.switchTo(opened);
       showHistory(opened);
+      options.onHistoryLoaded?.(opened.messages.length);
     },
   };
 

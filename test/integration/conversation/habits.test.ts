@@ -38,7 +38,7 @@ function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState'
 const contentOf = (message: Message) => ('content' in message ? message.content : message.role);
 const statusTexts = (items: ChatItem[]) => items.flatMap((item) => (item.kind === 'status' ? [item.text] : []));
 
-function start(config: AppConfig, extra: { cwd?: string; clipboard?: (sequence: string) => boolean; args?: { continueLast: boolean; resume?: string } } = {}) {
+function start(config: AppConfig, extra: { cwd?: string; clipboard?: (sequence: string) => boolean; args?: { continueLast: boolean; resume?: string }; onHistoryLoaded?: (messages: number) => void } = {}) {
   const store = createAppStore();
   const session: Session = track(createSession({ config, store, quit: () => undefined, mcp: undefined, ...extra }));
   return { store, session };
@@ -124,15 +124,19 @@ describe('pickers', () => {
     const first = start(config);
     await send(first.session, 'the very first question');
     await first.session.close();
-    const { store, session } = start(config);
+    const loaded: number[] = [];
+    const { store, session } = start(config, { onHistoryLoaded: (messages) => loaded.push(messages) });
     session.submit(':resume');
     const picker = store.getState().picker!;
     expect(picker.items).toHaveLength(1);
     expect(picker.items[0]!.label).toBe('the very first question');
     expect(picker.items[0]!.detail).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d  scripted  \d+(\.\d)? (B|KB)$/);
     store.getState().setPicker(undefined);
+    expect(loaded).toEqual([]);
     picker.choose(picker.items[0]!);
     expect(store.getState().messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    // The front end hears of the load (the TUI collects after a long one).
+    expect(loaded).toEqual([2]);
   });
 });
 
