@@ -224,7 +224,7 @@ export function spilledTextSize(text: string): { bytes: number; chars: number; l
     for (let at = piece.indexOf('\n'); at !== -1; at = piece.indexOf('\n', at + 1)) newlines++;
     if (piece.length > 0) endsWithNewline = piece.endsWith('\n');
   }
-  return { bytes, chars, lines: 1 + newlines - (endsWithNewline && chars > 1 ? 1 : 0) };
+  return { bytes, chars, lines: 1 + newlines - (endsWithNewline ? 1 : 0) };
 }
 
 /** Adds a redactor every rest of `text` passes when it is read (the session's, for its own token). */

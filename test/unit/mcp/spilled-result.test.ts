@@ -12,6 +12,13 @@ import { pendingRestCount, resolveSpilledText, spilledPieces, spilledTextSize } 
 
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** Lines as the cut notice counts them: a line end as the last character starts no line. */
+function linesOf(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < text.length - 1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
 /** Every string in `value` mapped by `change`. */
 function mapStrings(value: unknown, change: (text: string) => string): unknown {
   if (typeof value === 'string') return change(value);
@@ -80,7 +87,7 @@ describe('a tool result text read into a file past its head', () => {
         for (const [index, block] of blocks(read).entries()) {
           if (typeof block.text !== 'string' || spilledPieces(block.text).length === 1) continue;
           const whole = sent[index]!.text!;
-          expect(spilledTextSize(block.text)).toMatchObject({ bytes: Buffer.byteLength(whole), chars: whole.length });
+          expect(spilledTextSize(block.text)).toEqual({ bytes: Buffer.byteLength(whole), chars: whole.length, lines: linesOf(whole) });
         }
         expect(resolved(read)).toEqual(mapStrings(expected, wellFormed));
         expect(pendingRestCount()).toBe(before);
