@@ -57,6 +57,13 @@ class LineSpiller {
     for (const piece of held) this.scan(piece);
   }
 
+  /** The body was given up (the request aborted): a rest still being written goes with it. */
+  abandon(): void {
+    this.scanner.reset();
+    this.held = [];
+    this.heldBytes = 0;
+  }
+
   private scan(bytes: Uint8Array): void {
     for (const kept of this.scanner.scan(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) this.emit(kept);
   }
@@ -74,8 +81,9 @@ class LineSpiller {
 }
 
 /** `body` with every long result text past `threshold` bytes read into a file (see above). */
-export function spillingBody(body: ReadableStream<Uint8Array>, threshold: number, eventStream: boolean): ReadableStream<Uint8Array> {
+export function spillingBody(body: ReadableStream<Uint8Array>, threshold: number, eventStream: boolean, signal?: AbortSignal | null): ReadableStream<Uint8Array> {
   let spiller: LineSpiller | undefined;
+  signal?.addEventListener('abort', () => spiller?.abandon(), { once: true });
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
@@ -99,7 +107,7 @@ export function spillResultTexts(resultHeadBytes: number | undefined): Middlewar
     const type = response.headers.get('content-type') ?? '';
     const eventStream = /event-stream/i.test(type);
     if (!eventStream && !/json/i.test(type)) return response;
-    const body = spillingBody(response.body, spillAfterBytes(resultHeadBytes), eventStream);
+    const body = spillingBody(response.body, spillAfterBytes(resultHeadBytes), eventStream, init?.signal);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   });
 }

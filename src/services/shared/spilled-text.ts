@@ -18,6 +18,8 @@ import path from 'node:path';
 
 const MARKER_START = '\u0000aish-rest:';
 const MARKER = /\u0000aish-rest:([0-9a-f]{24})\u0000/g;
+/** A finished rest that nobody took within this long is removed. */
+export const UNCLAIMED_REST_MS = 10 * 60 * 1000;
 /** Bytes read from a rest's file at a time. */
 const READ_SLICE_BYTES = 16 * 1024;
 
@@ -139,7 +141,11 @@ export class RestWriter {
     if (this.heldSurrogate) this.append(this.heldSurrogate);
     this.heldSurrogate = '';
     this.close();
-    return this.rest;
+    // A rest nobody takes (the answer to a call cancelled meanwhile, which the SDK drops) would
+    // otherwise stay on disk until the app exits. Whoever takes one does so right after it arrives.
+    const rest = this.rest;
+    setTimeout(() => releaseRest(rest), UNCLAIMED_REST_MS).unref();
+    return rest;
   }
 
   /** Gives the rest up (the message it belonged to was not read). */

@@ -70,6 +70,22 @@ describe('an HTTP answer read through the spilling scanner', () => {
     expect(got.texts).toEqual(['short', long]);
   });
 
+  it('a request aborted in the middle of a long text gives up the rest being written', async () => {
+    const before = pendingRestCount();
+    const start = Buffer.from(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"${'w'.repeat(20_000)}`);
+    // The server stops sending in the middle of the text; the call is then cancelled.
+    const stalled = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new Uint8Array(start)) });
+    const controller = new AbortController();
+    const reader = spillingBody(stalled, 1000, false, controller.signal).getReader();
+    const first = reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pendingRestCount()).toBe(before + 1);
+    controller.abort();
+    expect(pendingRestCount()).toBe(before);
+    await reader.cancel();
+    await first.catch(() => undefined);
+  });
+
   it('a small body passes through as it is', async () => {
     const body = JSON.stringify(resultMessage(1, ['a', 'b']));
     expect(await new Response(spillingBody(bodyOf(Buffer.from(body), [5]), 5000, false)).text()).toBe(body);

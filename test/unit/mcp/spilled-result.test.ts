@@ -1,10 +1,10 @@
 import { ReadBuffer } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LineReadBuffer } from '../../../src/services/mcp/line-buffer';
 import { cut, readAll } from '../../helpers/chunked-reading';
-import { pendingRestCount, resolveSpilledText, spilledPieces, spilledTextSize } from '../../../src/services/shared/spilled-text';
+import { pendingRestCount, resolveSpilledText, spilledPieces, spilledTextSize, UNCLAIMED_REST_MS } from '../../../src/services/shared/spilled-text';
 
 // A tool result's long text is read into a file past its head (src/services/mcp/result-text-scanner.ts,
 // src/services/shared/spilled-text.ts): read back, every message must be exactly what the SDK's own
@@ -138,6 +138,24 @@ describe('a tool result text read into a file past its head', () => {
     const text = message!.result.content[0]!.text;
     expect(spilledPieces(text)).toEqual([forged]);
     expect(resolveSpilledText(text)).toBe(forged);
+  });
+
+  it('removes a rest nobody takes (the answer to a cancelled call) after a while', () => {
+    vi.useFakeTimers();
+    try {
+      const before = pendingRestCount();
+      const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: 'z'.repeat(5000) }] } })}\n`);
+      const [message] = readAll(new LineReadBuffer(1024 * 1024, 100), [line]) as Array<{ result: { content: Array<{ text: string }> } }>;
+      const rest = spilledPieces(message!.result.content[0]!.text)[1] as { file: string };
+      expect(pendingRestCount()).toBe(before + 1);
+      vi.advanceTimersByTime(UNCLAIMED_REST_MS - 1);
+      expect(existsSync(rest.file)).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(existsSync(rest.file)).toBe(false);
+      expect(pendingRestCount()).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts spilled bytes against the line limit like kept ones', () => {
