@@ -56,18 +56,29 @@ interface Run {
   stderr: string;
 }
 
-function aish(where: Scratch, args: string[], onStderr?: (text: string) => void): Promise<Run> {
+/**
+ * Runs the CLI. A run that has not ended after `giveUpMs` is stopped, so that a test that waits
+ * for something that never comes fails with what the CLI said rather than with vitest's timeout.
+ */
+function aish(where: Scratch, args: string[], onStderr?: (text: string) => void, giveUpMs = 20_000): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: where.env, cwd: where.home });
     let stdout = '';
     let stderr = '';
+    const giveUp = setTimeout(() => {
+      stderr += `[test] stopped after ${giveUpMs} ms\n`;
+      child.kill('SIGKILL');
+    }, giveUpMs);
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
     child.stderr.on('data', (data: Buffer) => {
       stderr += data.toString();
       onStderr?.(stderr);
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(giveUp);
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end();
   });
 }
@@ -112,15 +123,17 @@ describe('aish-tui mcp login <alias>', () => {
   it('prints the URL, waits for the browser, stores the token; mcp list then connects', async () => {
     const where = scratch();
     let visited = false;
+    let browserTrouble = '';
     const login = await aish(where, ['mcp', 'login', 'secure'], (stderr) => {
-      const url = /authorize in your browser: (\S+)/.exec(stderr)?.[1];
+      // The whole line: the address ends where the line does.
+      const url = /authorize in your browser: (\S+)\n/.exec(stderr)?.[1];
       if (url && !visited) {
         visited = true;
         // What the user's browser does with the printed URL.
-        void browse(url);
+        browse(url).catch((error: unknown) => (browserTrouble = `the browser's visit failed: ${String(error)}`));
       }
     });
-    expect(login.code).toBe(0);
+    expect({ code: login.code, stderr: login.stderr, browserTrouble }).toMatchObject({ code: 0, browserTrouble: '' });
     expect(login.stdout).toBe('secure: signed in; the token is stored for aish-tui and aish-tui mcp\n');
     // Without a terminal nobody can say yes: the address is printed with its host, no browser opens.
     const printed = /authorize in your browser: (\S+)/.exec(login.stderr)![1]!;
