@@ -4,7 +4,7 @@ import { mcpLabel } from './scenarios/mcp-start';
 import { INK_BASELINE, STARTUP } from './scenarios/startup';
 import { ECHO, MANY_EARLIER_MESSAGES, streamLabel } from './scenarios/stream';
 import { TOOLS_HEADLESS, TOOLS_TUI } from './scenarios/tools';
-import { TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
+import { RSS_GROWTH_LATER, TOOL_BUDGET_APP, TOOL_BUDGET_CORE } from './scenarios/tool-budget';
 import { RESUME } from './scenarios/resume';
 import { HUGE_HEADLESS, HUGE_HTTP, HUGE_TUI, PEAK_HUGE, PEAK_SMALL } from './scenarios/huge-result';
 
@@ -91,6 +91,8 @@ export const TARGETS: Target[] = [
   { target: '20 servers, 1,000 tools: sidebar ↓ redrawn <= 50 ms (max)', unit: 'ms', limit: 50, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'sidebar ↓ to redraw (max)') }) },
   { target: '1,000 tools: tools array once cached < 1 ms', unit: 'ms', limit: 1, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'tools array once cached') }) },
   { target: '1,000 tools: heap of the tool budget < 30 MB', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_CORE, 'heap growth (index, offer, search index, view)') }) },
+  { target: '20 servers, 1,000 tools: RSS growth, first frame to all ready <= 30 MB (issue 23)', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, 'RSS growth, first frame to all ready') }) },
+  { target: '20 servers, 1,000 tools: RSS growth, first frame to 2 s after all ready <= 30 MB (issue 23)', unit: 'MB', limit: 30, measure: (r) => ({ value: m(r, TOOL_BUDGET_APP, RSS_GROWTH_LATER) }) },
   {
     target: '1,000 tools on 20 servers: RSS grows < 30 MB more than with 20 tools',
     unit: 'MB',

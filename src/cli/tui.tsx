@@ -1,7 +1,7 @@
 import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
-import { collectAfterLoad } from './collect-after-load';
+import { collectAfterLoad, compactWhenServersSettle } from './collect-after-load';
 
 /** The least time between two scrolls of the transcript: ten a second at most. */
 const SCROLL_INTERVAL_MS = 100;
@@ -133,5 +133,9 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // A long session resumed from the command line: its loading's garbage is collected now, not in
   // the first answer (`:resume` later goes through onHistoryLoaded).
   collectAfterLoad(store.getState().messages.length);
+  // The servers' start-up leaves the old generation larger than what it holds: given back once
+  // they have all settled.
+  const stopCompacting = compactWhenServersSettle(store);
+  void exited.then(stopCompacting);
   return exited;
 }
