@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COMPACT_WHEN_EMPTY_BYTES, LONG_HISTORY_MESSAGES } from '../../../src/cli/collect-after-load';
+import { COMPACT_WHEN_EMPTY_BYTES, COMPACT_WHEN_GROWN_BYTES, LONG_HISTORY_MESSAGES } from '../../../src/cli/collect-after-load';
 
 // A long resumed session is collected once a moment after it loads (src/cli/collect-after-load.ts).
 // Collecting turns on a V8 flag, so the probe runs in a child process (importing the module for its
@@ -38,7 +38,7 @@ interface CompactRun {
   typingEnded: number;
 }
 
-function compactRun(which: 'burst' | 'typing' | 'connecting' | 'calm'): CompactRun {
+function compactRun(which: 'burst' | 'uncollected' | 'late' | 'typing' | 'connecting' | 'calm'): CompactRun {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', compactProbe, which], { env, encoding: 'utf8' }).trim().split('\n').at(-1)!);
@@ -52,6 +52,16 @@ describe('compacting once the servers have settled', () => {
     expect(run.forced[0]).toBeGreaterThanOrEqual(100);
     expect(run.emptyAfter).toBeLessThan(COMPACT_WHEN_EMPTY_BYTES);
     expect(run.oldAfter).toBeLessThan(run.oldBefore - COMPACT_WHEN_EMPTY_BYTES / 2);
+  });
+
+  it('compacts too when the old generation grew and its garbage is not collected yet, or was half empty before the watching began', () => {
+    const uncollected = compactRun('uncollected');
+    expect(uncollected.emptyBefore).toBeLessThan(COMPACT_WHEN_EMPTY_BYTES);
+    expect(uncollected.forced).toHaveLength(1);
+    expect(uncollected.oldAfter).toBeLessThan(uncollected.oldBefore - COMPACT_WHEN_GROWN_BYTES);
+    const late = compactRun('late');
+    expect(late.forced).toHaveLength(1);
+    expect(late.emptyAfter).toBeLessThan(COMPACT_WHEN_EMPTY_BYTES);
   });
 
   it('waits while the store keeps changing (keys typed), and compacts once it is quiet', () => {
