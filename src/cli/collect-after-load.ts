@@ -21,6 +21,11 @@ import { runInNewContext } from 'node:vm';
 export const LONG_HISTORY_MESSAGES = 2_000;
 /** After the first frame: long enough for the frame itself and the idle warm-ups to go first. */
 const COLLECT_AFTER_MS = 250;
+/**
+ * How long nothing may have happened before the compaction after the servers settle: longer than
+ * the pauses within typing, so that the compaction's pause (about 50 ms) meets an idle app.
+ */
+const COMPACT_AFTER_QUIET_MS = 1000;
 
 let collector: (() => void) | undefined;
 
@@ -81,7 +86,7 @@ interface ServerStates {
  */
 export function compactWhenServersSettle(
   store: { getState(): ServerStates; subscribe(listener: (state: ServerStates) => void): () => void },
-  quietMs = COLLECT_AFTER_MS,
+  quietMs = COMPACT_AFTER_QUIET_MS,
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const oldAtStart = oldGenerationBytes();
