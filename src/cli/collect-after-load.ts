@@ -81,8 +81,8 @@ interface ServerStates {
  * Watches the servers the app starts with. Once none of them is still connecting and the store has
  * not changed for `quietMs` (no key, no answer, no server event: a compaction pauses the app for
  * tens of milliseconds, which a keystroke must not meet), runs one compacting collection if the
- * old generation is that much empty or grew that much (see COMPACT_WHEN_EMPTY_BYTES). Once per start; returns a function
- * that stops watching.
+ * old generation is that much empty or grew that much (see COMPACT_WHEN_EMPTY_BYTES). Once per
+ * start; returns a function that stops watching.
  */
 export function compactWhenServersSettle(
   store: { getState(): ServerStates; subscribe(listener: (state: ServerStates) => void): () => void },
