@@ -32,12 +32,12 @@ let collector: (() => void) | undefined;
 /**
  * Compact after the servers settle only when at least this much of the old generation is empty,
  * or when it grew by COMPACT_WHEN_GROWN_BYTES since the first frame (its garbage not collected yet).
- * The app's own loading after the first frame grows it by 7-10 MB with no server but the built-in
- * one, where a compaction gives back about 3 MB for 45 ms of CPU; twenty servers grow it by about
- * 20 MB, and a compaction gives back 13-15 MB.
+ * The app's own loading after the first frame grows it by about 13 MB with no server but the
+ * built-in one, where a compaction gives back about 3.5 MB for 45 ms of CPU; twenty servers grow
+ * it by 21-25 MB, and a compaction gives back 13-15 MB.
  */
 export const COMPACT_WHEN_EMPTY_BYTES = 8 * 1024 * 1024;
-export const COMPACT_WHEN_GROWN_BYTES = 12 * 1024 * 1024;
+export const COMPACT_WHEN_GROWN_BYTES = 16 * 1024 * 1024;
 const COMPACT_FLAG = /--compact[-_]on[-_]every[-_]full[-_]gc/;
 
 /**
