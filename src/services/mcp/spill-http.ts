@@ -15,11 +15,19 @@ class LineSpiller {
   private scanning = false;
   private readonly scanner: ResultTextScanner;
 
+  /**
+   * Listens for the request's abort only while a long line is scanned. The signal can be the
+   * transport's, shared by every request of the connection: a listener per body, left on it, would
+   * keep every body's spiller and make node warn of a leak after ten requests.
+   */
+  private readonly onAbort = () => this.abandon();
+
   constructor(
     private readonly threshold: number,
     /** Split at line feeds (an event stream); else the whole body is one message. */
     private readonly lines: boolean,
     private readonly emit: (bytes: Uint8Array) => void,
+    private readonly signal?: AbortSignal | null,
   ) {
     this.scanner = new ResultTextScanner(threshold);
   }
@@ -51,6 +59,7 @@ class LineSpiller {
     if (this.heldBytes <= this.threshold) return;
     // Long enough to hold a spilled text: scanned from its start.
     this.scanning = true;
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
     const held = this.held;
     this.held = [];
     this.heldBytes = 0;
@@ -59,9 +68,15 @@ class LineSpiller {
 
   /** The body was given up (the request aborted): a rest still being written goes with it. */
   abandon(): void {
+    this.stopScanning();
     this.scanner.reset();
     this.held = [];
     this.heldBytes = 0;
+  }
+
+  private stopScanning(): void {
+    this.scanning = false;
+    this.signal?.removeEventListener('abort', this.onAbort);
   }
 
   private scan(bytes: Uint8Array): void {
@@ -71,7 +86,7 @@ class LineSpiller {
   private endLine(): void {
     if (this.scanning) {
       this.scanner.endLine();
-      this.scanning = false;
+      this.stopScanning();
       return;
     }
     for (const piece of this.held) this.emit(piece);
@@ -83,11 +98,10 @@ class LineSpiller {
 /** `body` with every long result text past `threshold` bytes read into a file (see above). */
 export function spillingBody(body: ReadableStream<Uint8Array>, threshold: number, eventStream: boolean, signal?: AbortSignal | null): ReadableStream<Uint8Array> {
   let spiller: LineSpiller | undefined;
-  signal?.addEventListener('abort', () => spiller?.abandon(), { once: true });
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
-        spiller = new LineSpiller(threshold, eventStream, (bytes) => controller.enqueue(bytes));
+        spiller = new LineSpiller(threshold, eventStream, (bytes) => controller.enqueue(bytes), signal);
       },
       transform(chunk) {
         spiller!.push(chunk);
