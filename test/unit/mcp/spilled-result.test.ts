@@ -80,7 +80,10 @@ describe('a tool result text read into a file past its head', () => {
         // past it (a cut waits for a whole character or escape, at most 12 bytes for a surrogate pair).
         const sentBytes = messages.flatMap((message) => message.texts).map((text) => Buffer.byteLength(serialize([text])) - 4);
         expect(spilledStrings(read)).toBeLessThanOrEqual(sentBytes.filter((bytes) => bytes >= headBytes).length);
-        expect(spilledStrings(read)).toBeGreaterThanOrEqual(sentBytes.filter((bytes) => bytes >= headBytes + 12).length);
+        // After a high surrogate's escape the cut waits for the next character to show it was not
+        // half of a pair: a run of lone high halves at a text's end leaves no place to cut.
+        const cuttableBytes = messages.flatMap((message) => message.texts).map((text) => Buffer.byteLength(serialize([text.replace(/[\ud800-\udbff]+$/, '')])) - 4);
+        expect(spilledStrings(read)).toBeGreaterThanOrEqual(cuttableBytes.filter((bytes) => bytes >= headBytes + 12).length);
         // A spilled text is measured whole without reading its rest back.
         const blocks = (list: unknown[]) => list.flatMap((message) => (message as { result?: { content: Array<{ text?: string }> } }).result?.content ?? []);
         const sent = blocks(expected);
