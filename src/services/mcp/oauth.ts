@@ -136,7 +136,7 @@ export class AishOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     // The address comes from the server's metadata: a hostile one is refused before anything else
     // (docs/ARCHITECTURE.md, Security invariants 10).
     const checked = checkSignInUrl(authorizationUrl.toString());
@@ -147,10 +147,14 @@ export class AishOAuthProvider implements OAuthClientProvider {
       this.signInNeeded = true;
       return;
     }
-    this.authorizationUrl = authorizationUrl.toString();
-    this.pendingAuthorization = this.listenForCallback();
+    const callback = this.listenForCallback();
     // The waiting is observed by the session; an unobserved rejection must not crash the process.
-    this.pendingAuthorization.catch(() => {});
+    callback.params.catch(() => {});
+    // The address is shown only once the callback port accepts connections: a browser that is
+    // quick (or a machine that is busy) must not come back to a port nobody listens on yet.
+    await callback.listening;
+    this.pendingAuthorization = callback.params;
+    this.authorizationUrl = authorizationUrl.toString();
     this.onAuthorizationUrl(this.authorizationUrl);
   }
 
@@ -195,9 +199,16 @@ export class AishOAuthProvider implements OAuthClientProvider {
     this.callbackServer = undefined;
   }
 
-  private listenForCallback(): Promise<URLSearchParams> {
+  /** Starts the loopback callback server: `listening` settles once it is bound, `params` when the browser comes back. */
+  private listenForCallback(): { listening: Promise<void>; params: Promise<URLSearchParams> } {
     this.cancel();
-    return new Promise((resolve, reject) => {
+    let bound!: () => void;
+    let notBound!: (error: Error) => void;
+    const listening = new Promise<void>((resolve, reject) => {
+      bound = resolve;
+      notBound = reject;
+    });
+    const params = new Promise<URLSearchParams>((resolve, reject) => {
       const server = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://127.0.0.1');
         if (url.pathname !== CALLBACK_PATH) {
@@ -241,13 +252,20 @@ export class AishOAuthProvider implements OAuthClientProvider {
       };
       server.once('error', (error) => {
         done();
-        reject(new Error(`cannot listen for the authorization callback on 127.0.0.1:${this.settings.callbackPort}: ${(error as Error).message}`));
+        const failure = new Error(`cannot listen for the authorization callback on 127.0.0.1:${this.settings.callbackPort}: ${(error as Error).message}`);
+        notBound(failure);
+        reject(failure);
       });
-      server.on('close', () => reject(new Error('authorization cancelled')));
-      server.listen(this.settings.callbackPort, '127.0.0.1');
+      server.on('close', () => {
+        const cancelled = new Error('authorization cancelled');
+        notBound(cancelled);
+        reject(cancelled);
+      });
+      server.listen(this.settings.callbackPort, '127.0.0.1', bound);
       server.unref();
       this.callbackServer = server;
     });
+    return { listening, params };
   }
 }
 

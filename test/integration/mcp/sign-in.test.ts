@@ -130,10 +130,11 @@ describe('aish-tui mcp login <alias>', () => {
       if (url && !visited) {
         visited = true;
         // What the user's browser does with the printed URL.
-        browse(url).catch((error: unknown) => (browserTrouble = `the browser's visit failed: ${String(error)}`));
+        browse(url).catch((error: unknown) => (browserTrouble = `the browser's visit failed: ${String(error)} (${String((error as { cause?: unknown }).cause)})`));
       }
     });
-    expect({ code: login.code, stderr: login.stderr, browserTrouble }).toMatchObject({ code: 0, browserTrouble: '' });
+    // On failure, what the CLI said is the first thing to read.
+    if (login.code !== 0 || browserTrouble) expect.fail(`exit ${login.code}; ${browserTrouble || 'the browser came back'}; the CLI said:\n${login.stderr}`);
     expect(login.stdout).toBe('secure: signed in; the token is stored for aish-tui and aish-tui mcp\n');
     // Without a terminal nobody can say yes: the address is printed with its host, no browser opens.
     const printed = /authorize in your browser: (\S+)/.exec(login.stderr)![1]!;
