@@ -1,10 +1,10 @@
-// Bundles src/cli.tsx into dist/ so the installed command loads a handful of files instead of
+// Bundles src/boot.ts (which paints the remembered first frame, then imports src/cli.tsx) into dist/ so the installed command loads a handful of files instead of
 // resolving hundreds of modules at start-up. Heavy, rarely needed parts (the TypeScript config
 // loader, syntax highlighting, OAuth, stdio transport) stay behind dynamic imports and land in
 // separate chunks that are only read when used.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmod, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { firstFramePlugin } from './first-frame-plugin.mjs';
@@ -28,10 +28,22 @@ for (const file of ['src/services/config/schema.ts', 'src/services/config/checks
 }
 const configSchemaId = `${pkg.version}:${schemaHash.digest('hex').slice(0, 16)}`;
 
+/**
+ * The sources' fingerprint: a first frame remembered by one build is painted at start-up only by
+ * the same build (src/boot/remembered-screen.ts).
+ */
+const sourceHash = createHash('sha256');
+for (const file of (await readdir(path.join(root, 'src'), { recursive: true })).sort()) {
+  const full = path.join(root, 'src', file);
+  if ((await stat(full)).isFile()) sourceHash.update(file).update(await readFile(full));
+}
+sourceHash.update(await readFile(path.join(root, 'package-lock.json')));
+const buildId = `${pkg.version}:${sourceHash.digest('hex').slice(0, 16)}`;
+
 await build({
   absWorkingDir: root,
   plugins: [firstFramePlugin(root)],
-  entryPoints: { cli: 'src/cli.tsx' },
+  entryPoints: { cli: 'src/boot.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -45,6 +57,7 @@ await build({
   define: {
     'process.env.NODE_ENV': '"production"',
     __AISH_CONFIG_SCHEMA_ID__: JSON.stringify(configSchemaId),
+    __AISH_BUILD_ID__: JSON.stringify(buildId),
   },
   // tsx is only loaded for a .ts config file and must resolve its own loader files at run time;
   // react-devtools-core is an optional Ink import that is never installed.

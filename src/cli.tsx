@@ -1,4 +1,4 @@
-// Entry point. Only argument parsing is loaded eagerly so `--help` and `--version` answer at once;
+// The app's entry, imported by boot.ts after the start-up paint. Only argument parsing is loaded eagerly so `--help` and `--version` answer at once;
 // the UI, the MCP client and the headless runner are imported when they are needed.
 // First, so that it holds before anything else allocates.
 import './cli/young-generation';

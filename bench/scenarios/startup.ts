@@ -21,6 +21,8 @@ export const VERSION = 'aish-tui --version';
 export const STARTUP = 'aish-tui start-up';
 /** The same, the first time in a new home (nothing remembered yet). */
 export const FIRST_START = 'aish-tui first start (new home)';
+/** A returning start without its remembered first frame: the app's own first frame (src/boot/remembered-screen.ts). */
+export const UNPAINTED_START = 'aish-tui start-up, no frame remembered';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -131,8 +133,26 @@ async function startupRuns(ctx: BenchContext, bundledInk: string): Promise<void>
         results.add(STARTUP, 'CPU at input box', 's', ready.sample?.cpuSeconds);
         results.add(STARTUP, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
         results.add(STARTUP, 'bytes of first frame', 'KiB', ready.bytes / 1024);
+        // The input box is painted from the last start's first frame before the app's code loads
+        // (src/boot/remembered-screen.ts): a key typed the moment it shows waits in the terminal
+        // until the app reads it. This is when the user sees that key.
+        app.write('z');
+        const echoed = await app.waitFor((lines) => lines.some((line) => line.includes('› z')), 10_000, 'the typed key');
+        results.add(STARTUP, 'spawn to a key typed at once shown', 'ms', echoed.at - app.startedAt);
       } finally {
         await app.close(keys.ctrlD);
+      }
+
+      // The same start with the remembered frame taken away: when the app draws its own.
+      rmSync(path.join(home.stateDir, 'screens'), { recursive: true, force: true });
+      const unpainted = spawnApp(ctx, home);
+      try {
+        const ready = await unpainted.waitFor(inputBoxVisible, 10_000, 'the input box (no frame remembered)');
+        results.add(UNPAINTED_START, 'spawn to input box', 'ms', ready.at - unpainted.startedAt);
+        results.add(UNPAINTED_START, 'CPU at input box', 's', ready.sample?.cpuSeconds);
+        results.add(UNPAINTED_START, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
+      } finally {
+        await unpainted.close(keys.ctrlD);
       }
     } finally {
       home.dispose();

@@ -1,6 +1,8 @@
 import type { CliArgs } from './args';
 import type { AppConfig } from '../services/config/load';
 import type { ImportNotice } from '../services/config/mcp-import';
+import { rememberFirstFrame } from '../boot/remembered-screen';
+import { APP_SCREEN_MODES } from '../terminal/screen-modes';
 import { collectAfterLoad, compactWhenServersSettle } from './collect-after-load';
 
 /** The least time between two scrolls of the transcript: ten a second at most. */
@@ -50,9 +52,13 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
-  const screen = enterFullScreen({ bracketedPaste: true, focusReporting: true, onFatal: () => saveOnExit?.() });
+  const screen = enterFullScreen({ ...APP_SCREEN_MODES, onFatal: () => saveOnExit?.() });
   // Lines that stream in faster than ten a second scroll together (see ScreenWriterOptions).
-  const writer = new ScreenWriter(process.stdout, { scrollIntervalMs: SCROLL_INTERVAL_MS });
+  // The first frame is remembered for the next start's early paint (src/boot/remembered-screen.ts),
+  // unless something in it will not be there next time (a warning).
+  const typical = notices.every((notice) => notice.level === 'info') && !history.lastError;
+  const onFirstPaint = (frame: string) => void setImmediate(() => rememberFirstFrame(frame, typical));
+  const writer = new ScreenWriter(process.stdout, { scrollIntervalMs: SCROLL_INTERVAL_MS, onFirstPaint });
   let lastFrame = '';
   const sink = new FrameSink(process.stdout, (frame) => {
     lastFrame = frame;

@@ -4,14 +4,9 @@
  * uncaught error (its message printed after the restore, where the user can read it), SIGTERM and
  * SIGHUP.
  */
+import { adoptPaintedScreen } from '../boot/remembered-screen';
 import { sanitize } from '../services/terminal/sanitize';
-
-const ENTER_ALT_SCREEN = '\x1b[?1049h';
-const LEAVE_ALT_SCREEN = '\x1b[?1049l';
-const SHOW_CURSOR = '\x1b[?25h';
-const ENABLE_BRACKETED_PASTE = '\x1b[?2004h';
-const DISABLE_BRACKETED_PASTE = '\x1b[?2004l';
-const RESET_ATTRIBUTES = '\x1b[0m';
+import { ENTER_ALT_SCREEN, leaveSequence, modesOn as modesOnOf } from './screen-modes';
 
 export interface FullScreenSession {
   /** Restores the terminal; safe to call more than once. */
@@ -41,15 +36,12 @@ export interface FullScreenOptions {
   focusReporting?: boolean;
 }
 
-const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
-const DISABLE_FOCUS_REPORTING = '\x1b[?1004l';
-
 export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSession {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   let restored = false;
-  const modesOn = (options.bracketedPaste ? ENABLE_BRACKETED_PASTE : '') + (options.focusReporting ? ENABLE_FOCUS_REPORTING : '');
-  const modesOff = DISABLE_BRACKETED_PASTE + (options.focusReporting ? DISABLE_FOCUS_REPORTING : '');
+  const modesOn = modesOnOf(options);
+  const leave = leaveSequence(options);
 
   const restore = () => {
     if (restored) return;
@@ -60,7 +52,7 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
       // stdin may already be closed (SIGHUP): nothing left to reset.
     }
     try {
-      stdout.write(RESET_ATTRIBUTES + modesOff + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+      stdout.write(leave);
     } catch {
       // The terminal is gone.
     }
@@ -108,7 +100,9 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
   process.on('uncaughtException', onFatalError);
   process.on('unhandledRejection', onFatalError);
 
-  stdout.write(ENTER_ALT_SCREEN + modesOn);
+  // The start-up paint (src/boot/remembered-screen.ts) has entered the screen with these modes
+  // already: entering it again would clear what it painted until the first frame is drawn.
+  if (!adoptPaintedScreen(options)) stdout.write(ENTER_ALT_SCREEN + modesOn);
   let suspended = false;
   const suspend = () => {
     if (restored || suspended) return;
@@ -118,7 +112,7 @@ export function enterFullScreen(options: FullScreenOptions = {}): FullScreenSess
     } catch {
       // Nothing to hand over without a terminal.
     }
-    stdout.write(RESET_ATTRIBUTES + modesOff + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    stdout.write(leave);
   };
   const resume = () => {
     if (restored || !suspended) return;

@@ -114,6 +114,8 @@ export interface ScreenWriterOptions {
    */
   scrollIntervalMs?: number;
   now?: () => number;
+  /** Called once, with the bytes of the first frame written (the start-up paint remembers them). */
+  onFirstPaint?: (data: string) => void;
 }
 
 export class ScreenWriter {
@@ -128,7 +130,7 @@ export class ScreenWriter {
 
   constructor(
     private readonly target: ScreenTarget,
-    private readonly options: ScreenWriterOptions = {},
+    private options: ScreenWriterOptions = {},
   ) {}
 
   /** Stops the timer of a held-back scroll (the screen is being left). */
@@ -292,6 +294,11 @@ export class ScreenWriter {
     const data = SYNC_START + out + (styled ? RESET : '') + SYNC_END;
     this.bytesWritten += Buffer.byteLength(data);
     this.target.write(data);
+    const onFirstPaint = this.options.onFirstPaint;
+    if (onFirstPaint) {
+      this.options = { ...this.options, onFirstPaint: undefined };
+      onFirstPaint(data);
+    }
   }
 }
 
