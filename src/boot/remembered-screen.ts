@@ -99,14 +99,20 @@ export function rememberedScreenFile(env: NodeJS.ProcessEnv, key: string): strin
 }
 
 /**
- * Only what the app's screen writer emits may be replayed: text and CSI sequences (cursor moves,
- * erases, colours, modes). No OSC, DCS, APC or PM (titles, clipboard, hyperlinks, queries), no
- * C1 controls, no bell: a file someone slipped into the state folder can at most draw garbage.
+ * The sequences the app's screen writer emits: colours and styles (SGR), cursor moves, erases, and
+ * the two modes it switches (synchronized output, the cursor's visibility).
+ */
+const WRITER_SEQUENCE = /\x1b\[(?:[0-9;:]*[mHfGKJXABCD]|\?(?:2026|25)[hl])/g;
+
+/**
+ * Only what the app's screen writer emits may be replayed: text, newlines and WRITER_SEQUENCE.
+ * No other CSI (mouse modes, reports the terminal would answer on the keyboard), no OSC, DCS, APC
+ * or PM (titles, clipboard, hyperlinks, queries), no C1 controls, no bell: a file someone slipped
+ * into the state folder can at most draw garbage.
  */
 export function replayable(frame: string): boolean {
   if (frame.length === 0 || frame.length > MAX_FRAME_BYTES) return false;
-  // ESC followed by anything but '[' (a CSI), BEL, and the C1 range.
-  return !/\x1b[^[]|\x1b$|[\x07\x80-\x9f]/.test(frame);
+  return !/[\x00-\x09\x0b-\x0c\x0e-\x1f\x7f-\x9f]/.test(frame.replace(WRITER_SEQUENCE, ''));
 }
 
 /** Reads the frame remembered under `key`; undefined when there is none, it is for another key, or it is not replayable. */

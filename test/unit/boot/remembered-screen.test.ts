@@ -63,6 +63,10 @@ describe('a remembered frame', () => {
     expect(replayable(`${frame}\x1b_Gi=1\x1b\\`)).toBe(false); // APC (kitty graphics)
     expect(replayable(`${frame}\x9b2J`)).toBe(false); // C1 CSI
     expect(replayable(`${frame}\x07`)).toBe(false); // bell
+    expect(replayable(`${frame}\x1b[?1000h`)).toBe(false); // mouse reports would arrive as keys
+    expect(replayable(`${frame}\x1b[6n`)).toBe(false); // a cursor report would arrive as keys
+    expect(replayable(`${frame}\x1b[?1049l`)).toBe(false); // leaves the screen
+    expect(replayable(`${frame}\x1b[38;2;10;20;30m\x1b[12;40H\x1b[5X\x1b[3C\x1b[?25h\n`)).toBe(true); // true colour, moves, erases
     expect(replayable(`${frame}\x1b`)).toBe(false); // cut sequence
     expect(replayable('')).toBe(false);
     expect(replayable('x'.repeat(MAX_FRAME_BYTES + 1))).toBe(false);
