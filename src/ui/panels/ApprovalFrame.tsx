@@ -66,6 +66,8 @@ export function approvalParts(call: ToolCallView, columns: number, confinement?:
   const trust = trustNotes(call, columns);
   pushAll(header, trust.full);
   const compactHeader: Line[] = [...(identity.length > 0 ? identity : callLine)];
+  // How the call is confined stays in view on a short frame too (its first row, as the command frame does).
+  if (confinement) compactHeader.push([{ text: truncate(sanitizeLabel(confinement), columns), tone: 'muted' }]);
   // What the user did stays in view on a short frame too: a refused edit says why at every size.
   if (call.edited) compactHeader.push([{ text: truncate(`✎ arguments edited by you: ${sanitizeLabel(call.edited)}`, columns), tone: 'warn' }]);
   if (call.retry) compactHeader.push([{ text: truncate(`✗ ${call.retry.field === 'args' ? 'edit not used' : 'rule not saved'}: ${sanitizeLabel(call.retry.problem)}`, columns), tone: 'error' }]);
