@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brokerConfig, scratchHome } from '../fixtures';
+import { brokerConfig, scratchHome, type ScratchHome } from '../fixtures';
 import { CLI, inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext } from '../lib/app';
 import { build } from 'esbuild';
 import { firstFramePlugin } from '../../scripts/first-frame-plugin.mjs';
@@ -72,6 +72,22 @@ async function bundleMinimalInk(): Promise<{ file: string; dir: string }> {
   return { file: path.join(dir, 'minimal-ink.js'), dir };
 }
 
+type Ready = Awaited<ReturnType<BenchTerminal['waitFor']>>;
+
+/** Starts the app in `home` and records spawn to the input box, with CPU and RSS then, under `name`. */
+async function startToInputBox(ctx: BenchContext, home: ScratchHome, name: string, what: string, more?: (app: BenchTerminal, ready: Ready) => Promise<void>): Promise<void> {
+  const app = spawnApp(ctx, home);
+  try {
+    const ready = await app.waitFor(inputBoxVisible, 10_000, what);
+    ctx.results.add(name, 'spawn to input box', 'ms', ready.at - app.startedAt);
+    ctx.results.add(name, 'CPU at input box', 's', ready.sample?.cpuSeconds);
+    ctx.results.add(name, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
+    await more?.(app, ready);
+  } finally {
+    await app.close(keys.ctrlD);
+  }
+}
+
 async function firstPaint(ctx: BenchContext, script: string, env: Record<string, string>, cwd: string, name: string): Promise<void> {
   const ink = new BenchTerminal(process.execPath, [script], { cols: ctx.cols, rows: ctx.rows, env: { ...env, NODE_ENV: 'production' }, cwd });
   try {
@@ -116,22 +132,8 @@ async function startupRuns(ctx: BenchContext, bundledInk: string): Promise<void>
 
       // A new home first (nothing remembered yet: the config is checked, the state files made),
       // then the start every later day has, in the same home: that one is "start-up".
-      const first = spawnApp(ctx, home);
-      try {
-        const ready = await first.waitFor(inputBoxVisible, 10_000, 'the input box (new home)');
-        results.add(FIRST_START, 'spawn to input box', 'ms', ready.at - first.startedAt);
-        results.add(FIRST_START, 'CPU at input box', 's', ready.sample?.cpuSeconds);
-        results.add(FIRST_START, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
-      } finally {
-        await first.close(keys.ctrlD);
-      }
-
-      const app = spawnApp(ctx, home);
-      try {
-        const ready = await app.waitFor(inputBoxVisible, 10_000, 'the input box');
-        results.add(STARTUP, 'spawn to input box', 'ms', ready.at - app.startedAt);
-        results.add(STARTUP, 'CPU at input box', 's', ready.sample?.cpuSeconds);
-        results.add(STARTUP, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
+      await startToInputBox(ctx, home, FIRST_START, 'the input box (new home)');
+      await startToInputBox(ctx, home, STARTUP, 'the input box', async (app, ready) => {
         results.add(STARTUP, 'bytes of first frame', 'KiB', ready.bytes / 1024);
         // The input box is painted from the last start's first frame before the app's code loads
         // (src/boot/remembered-screen.ts): a key typed the moment it shows waits in the terminal
@@ -139,21 +141,10 @@ async function startupRuns(ctx: BenchContext, bundledInk: string): Promise<void>
         app.write('z');
         const echoed = await app.waitFor((lines) => lines.some((line) => line.includes('› z')), 10_000, 'the typed key');
         results.add(STARTUP, 'spawn to a key typed at once shown', 'ms', echoed.at - app.startedAt);
-      } finally {
-        await app.close(keys.ctrlD);
-      }
-
+      });
       // The same start with the remembered frame taken away: when the app draws its own.
       rmSync(path.join(home.stateDir, 'screens'), { recursive: true, force: true });
-      const unpainted = spawnApp(ctx, home);
-      try {
-        const ready = await unpainted.waitFor(inputBoxVisible, 10_000, 'the input box (no frame remembered)');
-        results.add(UNPAINTED_START, 'spawn to input box', 'ms', ready.at - unpainted.startedAt);
-        results.add(UNPAINTED_START, 'CPU at input box', 's', ready.sample?.cpuSeconds);
-        results.add(UNPAINTED_START, 'RSS at input box', 'MB', ready.sample && ready.sample.rssBytes / MB);
-      } finally {
-        await unpainted.close(keys.ctrlD);
-      }
+      await startToInputBox(ctx, home, UNPAINTED_START, 'the input box (no frame remembered)');
     } finally {
       home.dispose();
     }
