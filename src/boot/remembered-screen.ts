@@ -10,7 +10,7 @@
 // If the app writes anything before it takes the screen over (a config error, the project trust
 // question, a crash), the painted screen is withdrawn first, so the words land on the normal
 // screen as they always did, and that start is not remembered.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_SCREEN_MODES, ENTER_ALT_SCREEN, leaveSequence, modesOn, type ScreenModes } from '../terminal/screen-modes';
@@ -128,10 +128,14 @@ export function readRememberedFrame(file: string, key: string): string | undefin
   return replayable(frame) ? frame : undefined;
 }
 
-/** Writes the frame under `key` (0600 in a 0700 folder), whole or not at all. */
+/** How many remembered frames are kept (one per folder, size and build): the oldest go first. */
+export const MAX_REMEMBERED = 32;
+
+/** Writes the frame under `key` (0600 in a 0700 folder), whole or not at all, and keeps the folder small. */
 export function writeRememberedFrame(file: string, key: string, frame: string): void {
   if (!replayable(frame)) return;
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
   try {
@@ -140,6 +144,11 @@ export function writeRememberedFrame(file: string, key: string, frame: string): 
     closeSync(fd);
   }
   renameSync(temporary, file);
+  // Every new build, config or terminal size adds one; the ones not used for longest are dropped.
+  const kept = readdirSync(dir).filter((name) => name.endsWith('.screen'));
+  if (kept.length <= MAX_REMEMBERED) return;
+  const byAge = kept.map((name) => ({ name, at: statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.at - b.at);
+  for (const old of byAge.slice(0, kept.length - MAX_REMEMBERED)) rmSync(path.join(dir, old.name), { force: true });
 }
 
 type Phase = 'idle' | 'watching' | 'painted' | 'withdrawn' | 'adopted';
@@ -285,9 +294,10 @@ export function rememberFirstFrame(frame: string, typical: boolean): void {
     rmSync(file, { force: true });
     return;
   }
-  if (frame === start.painted) return;
   try {
-    writeRememberedFrame(file, key, frame);
+    // Kept as it is, marked as used (the folder drops the frames not used for longest).
+    if (frame === start.painted) utimesSync(file, new Date(), new Date());
+    else writeRememberedFrame(file, key, frame);
   } catch {
     // Not remembered: the next start draws its first frame the usual way.
   }

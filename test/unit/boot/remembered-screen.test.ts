@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_FRAME_BYTES, readRememberedFrame, rememberedScreenFile, replayable, startKey, writeRememberedFrame, type StartFacts } from '../../../src/boot/remembered-screen';
+import { MAX_FRAME_BYTES, MAX_REMEMBERED, readRememberedFrame, rememberedScreenFile, replayable, startKey, writeRememberedFrame, type StartFacts } from '../../../src/boot/remembered-screen';
 
 function home(): { dir: string; facts: StartFacts } {
   const dir = mkdtempSync(path.join(tmpdir(), 'aish-remembered-'));
@@ -94,5 +94,26 @@ describe('a remembered frame', () => {
     expect(readRememberedFrame(file, key)).toBeUndefined();
     writeRememberedFrame(file, key, `${frame}\x1b]8;;https://example.com\x1b\\`);
     expect(readFileSync(file, 'utf8')).toContain('\x1b]52'); // left as it was: not overwritten with the hostile one
+  });
+
+  it('are kept up to a number, the ones not used for longest dropped first', () => {
+    const { dir, facts } = home();
+    const files: string[] = [];
+    for (let index = 0; index < MAX_REMEMBERED + 3; index++) {
+      const key = startKey({ ...facts, columns: 80 + index })!;
+      const file = rememberedScreenFile(facts.env, key);
+      writeRememberedFrame(file, key, frame);
+      // Written a second apart, oldest first.
+      const at = new Date(Date.now() - (MAX_REMEMBERED + 3 - index) * 1000);
+      utimesSync(file, at, at);
+      files.push(file);
+    }
+    const key = startKey({ ...facts, columns: 200 })!;
+    writeRememberedFrame(rememberedScreenFile(facts.env, key), key, frame);
+    const left = readdirSync(path.join(dir, '.state', 'aish', 'screens'));
+    expect(left).toHaveLength(MAX_REMEMBERED);
+    for (const gone of files.slice(0, 4)) expect(left).not.toContain(path.basename(gone));
+    expect(left).toContain(path.basename(files[4]!));
+    expect(left).toContain(path.basename(rememberedScreenFile(facts.env, key)));
   });
 });
