@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_FRAME_BYTES, MAX_REMEMBERED, readRememberedFrame, rememberedScreenFile, replayable, startKey, writeRememberedFrame, type StartFacts } from '../../../src/boot/remembered-screen';
+import { MAX_FRAME_BYTES, MAX_REMEMBERED, readRememberedFrame, rememberedScreenFile, replayable, startKey, writeRememberedFrame, type StartFacts } from '../../../src/boot/remembered-frame-file';
 
 function home(): { dir: string; facts: StartFacts } {
   const dir = mkdtempSync(path.join(tmpdir(), 'aish-remembered-'));
