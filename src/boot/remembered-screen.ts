@@ -57,6 +57,9 @@ export function paintRememberedScreen(facts?: Partial<StartFacts>): void {
   const writeOut = stdout.write;
   const writeErr = stderr().write;
   const speak = () => {
+    // A write function kept from before the full screen began (bound at import) still lands here
+    // afterwards: only a write before then counts.
+    if (start.phase !== 'watching' && start.phase !== 'painted') return;
     start.spoke = true;
     withdraw();
   };
