@@ -3,6 +3,8 @@
 // most of the app's code, so they load when a front end first asks for a server (the TUI after its
 // first frame), never at start-up.
 import type { AppConfig } from '../services/config/load';
+import { aliasProblem } from '../services/config/checks';
+import { BUILTIN_ALIAS } from '../services/builtin/alias';
 import { normalizeRoots, type ElicitationHandler, type SamplingHandler, type McpManagerService, type ServerSnapshot } from '../services/mcp/index';
 import { buildToolIndex, type ToolIndex } from '../services/tools/names';
 import { VERSION } from '../version';
@@ -46,4 +48,12 @@ export function createMcpFor(config: AppConfig, env: NodeJS.ProcessEnv, choice: 
 /** The tools of the servers as the model sees them, with the config's schema limits. */
 export function toolIndexFor(config: Pick<AppConfig, 'limits'> & { mcp: Pick<AppConfig['mcp'], 'maxDescriptionChars'> }, servers: readonly ServerSnapshot[]): ToolIndex {
   return buildToolIndex(servers, { inputSchemaBytes: config.limits.inputSchemaBytes, inputSchemaDepth: config.limits.inputSchemaDepth, descriptionChars: config.mcp.maxDescriptionChars });
+}
+
+/** The servers a run starts (what the MCP manager's `connectAll` starts): the built-in one, then the enabled configured ones. */
+export function startedServers(config: Pick<AppConfig, 'mcp' | 'builtin'>): string[] {
+  const configured = Object.entries(config.mcp.servers)
+    .filter(([alias, server]) => !server.disabled && aliasProblem(alias) === undefined)
+    .map(([alias]) => alias);
+  return config.builtin && !config.mcp.servers[BUILTIN_ALIAS] ? [BUILTIN_ALIAS, ...configured] : configured;
 }

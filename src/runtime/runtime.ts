@@ -13,6 +13,7 @@ import type { StreamChat } from '../services/broker/types';
 import type { AppConfig } from '../services/config/load';
 import { createCalibration, createFileWindowStore, createServerTokens, createWindowCache, type ContextWindow } from '../services/context/index';
 import { compactHistory, measureHistory, runConversation, type ContextDeps, type ConversationInput } from '../services/conversation/index';
+import type { StartingServers } from '../services/conversation/server-wait';
 import type { ContextSnapshot, ConversationEvent, Message } from '../services/conversation/types';
 import { collectSecrets, createRedactor, createResultKeeper, sessionsDir, type Redactor } from '../services/history/index';
 import { withInstructions, type ElicitationHandler, type McpManagerService } from '../services/mcp/index';
@@ -20,7 +21,7 @@ import type { ApprovalPolicy, DefinitionPins } from '../services/tools/policy';
 import type { PinStore } from '../services/tools/pins';
 import type { ToolIndex } from '../services/tools/names';
 import type { ModelConfig } from '../services/broker/types';
-import { createMcpFor, toolIndexFor } from './mcp';
+import { createMcpFor, startedServers, toolIndexFor } from './mcp';
 import { createSessionLogger, type ResumeChoice, type SessionLogger } from './session-log';
 import { argumentGuardFor, createToolPolicy, prepareWhenToolsReady, type HeadlessRules, type Report } from './tool-policy';
 import type { PathGuard } from '../services/tools/argument-guard';
@@ -46,6 +47,11 @@ export interface RuntimeOptions {
   report: Report;
   /** `-p`: nobody to ask (see tool-policy.ts). */
   headless?: HeadlessRules;
+  /**
+   * The front end starts every configured server as it opens (the TUI's session): a message sent
+   * before they are connected waits a moment for them (conversation/server-wait.ts).
+   */
+  startsServers?: boolean;
   /** May a server's sign-in open a browser and wait? Default yes (see mcp.ts). */
   interactive?: boolean;
   /** Who answers a server's elicitation (see mcp.ts). */
@@ -182,6 +188,8 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
   };
   const tools = createToolBudget(config, cwd, { ...(options.switches ? { store: options.switches } : {}), report: (message) => options.report('warn', message), window: (model) => windows.get(model)?.tokens });
 
+  // What the TUI's messages wait for while the servers start (conversation/server-wait.ts).
+  const startingServers: StartingServers | undefined = options.startsServers ? { expected: () => startedServers(config), servers: () => mcp.servers(), gaveUp: new Set() } : undefined;
   return {
     config,
     env,
@@ -194,7 +202,22 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
     converse: (input) =>
       runConversation({
         ...input,
-        deps: { streamChat, mcp, buildToolIndex: (servers) => toolIndexFor(config, servers), serverInstructions: () => instructions.section(mcp.servers()), policy, config, tools: tools.gate(input.model), reportedProblems, context, keepResult, cwd, env },
+        deps: {
+          streamChat,
+          mcp,
+          buildToolIndex: (servers) => toolIndexFor(config, servers),
+          serverInstructions: () => instructions.section(mcp.servers()),
+          policy,
+          config,
+          tools: tools.gate(input.model),
+          reportedProblems,
+          context,
+          keepResult,
+          cwd,
+          env,
+          // The TUI's messages wait a moment for servers still starting; `-p` waits for every server before its message (cli/headless.ts).
+          ...(startingServers ? { startingServers } : {}),
+        },
       }),
     contextWindow(modelName) {
       const model = config.models[modelName];

@@ -103,6 +103,8 @@ export function createSession(options: SessionOptions): Session {
     ...(options.definitions ? { definitions: options.definitions } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
     sampling: { prompter: storeSamplingPrompter(store), currentModel: () => store.getState().modelName },
+    // It starts them right after the first frame (below).
+    startsServers: true,
   });
   const { mcp } = runtime;
   let modelName = config.defaultModel;

@@ -79,6 +79,10 @@ describe('the start-up paint', () => {
     // The remembered frame came first, whole; everything the app wrote came after it.
     expect(second.raw.startsWith(ENTER_SCREEN + remembered.frame)).toBe(true);
     await second.waitFor('you said: hello early');
+    // Sent before the servers had started: it waited for them, so the built-in tools were offered.
+    const early = broker.requests.find((request) => request.body?.messages?.at(-1)?.content === 'hello early');
+    const offered = ((early?.body?.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    expect(offered).toContain('builtin__calculator');
     expect(second.raw.indexOf(APP_QUERY)).toBeGreaterThan(ENTER_SCREEN.length + remembered.frame.length - 1);
     // The screen was entered once: the app kept the painted one instead of clearing it.
     expect(second.raw.split('\x1b[?1049h').length - 1).toBe(1);

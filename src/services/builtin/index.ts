@@ -8,8 +8,7 @@ import { formatTime, TIME_FORMATS, TimeZoneError, type TimeFormat } from './time
 // transport exactly as it reaches any other server, so listing, validation, approval and result
 // handling have no special path.
 
-export const BUILTIN_ALIAS = 'builtin';
-export const BUILTIN_TARGET = 'built-in';
+export { BUILTIN_ALIAS, BUILTIN_TARGET } from './alias';
 
 export interface BuiltinServerOptions {
   version: string;

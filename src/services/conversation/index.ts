@@ -22,6 +22,7 @@ import { sandboxLabel, sandboxSettings } from '../sandbox/index';
 import { extractCommands } from '../shell/extract';
 import type { RunEvent, RunOptions } from '../shell/run';
 import { streamAnswer, type AnswerResult } from './answer';
+import { waitForStartingServers, type StartingServers } from './server-wait';
 import { afterAnswer, fitRequest, formatTokens, formatWindowTokens, type ContextDeps, type FittedRequest } from './budget';
 import type { ContextOverflow } from '../context/overflow';
 import { ContextError } from './context';
@@ -75,6 +76,8 @@ export interface ConversationDeps {
   context?: ContextDeps;
   /** What memory and the session log keep of a tool result (limits.maxResultBytes); default: all of it. */
   keepResult?: (call: { id: string; name: string }, content: string) => string;
+  /** The servers being started (TUI): a message waits a moment for them before its first request. */
+  startingServers?: StartingServers;
   /** Working directory and environment for commands. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -152,6 +155,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
       finishReason = 'cancelled';
       break;
     }
+    if (depth === 0 && deps.startingServers) yield* waitForStartingServers(deps.startingServers, signal);
     const index = deps.buildToolIndex(deps.mcp.servers());
     for (const problem of index.problems) {
       if (deps.reportedProblems?.has(problem)) continue;
