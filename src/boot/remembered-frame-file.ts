@@ -109,6 +109,10 @@ export function replayable(frame: string): boolean {
 export function readRememberedFrame(file: string, key: string): string | undefined {
   let text: string;
   try {
+    // Only a plain file of a frame's size is read: not a device, a pipe or a huge file a link
+    // points to, which would hold the start-up.
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile() || stat.size > MAX_FRAME_BYTES * 4 + Buffer.byteLength(key) + 2) return undefined;
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
@@ -127,7 +131,9 @@ export function writeRememberedFrame(file: string, key: string, frame: string): 
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'w', 0o600);
+  // A new file, never one that is there already (a link would be followed).
+  rmSync(temporary, { force: true });
+  const fd = openSync(temporary, 'wx', 0o600);
   try {
     writeSync(fd, `${key}\n\n${frame}`);
   } finally {

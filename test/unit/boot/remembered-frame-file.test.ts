@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,5 +115,28 @@ describe('a remembered frame', () => {
     for (const gone of files.slice(0, 4)) expect(left).not.toContain(path.basename(gone));
     expect(left).toContain(path.basename(files[4]!));
     expect(left).toContain(path.basename(rememberedScreenFile(facts.env, key)));
+  });
+
+  it('is read only from a plain file of a frame\'s size: not a folder, a device or a huge file', () => {
+    const { dir, facts } = home();
+    const key = startKey(facts)!;
+    const file = rememberedScreenFile(facts.env, key);
+    mkdirSync(path.dirname(file), { recursive: true });
+    symlinkSync('/dev/zero', file);
+    expect(readRememberedFrame(file, key)).toBeUndefined();
+    rmSync(file);
+    mkdirSync(file);
+    expect(readRememberedFrame(file, key)).toBeUndefined();
+    rmSync(file, { recursive: true });
+    writeFileSync(file, `${key}\n\n${'x'.repeat(MAX_FRAME_BYTES * 5)}`);
+    expect(readRememberedFrame(file, key)).toBeUndefined();
+    // Writing replaces a link with a file instead of writing where it points.
+    rmSync(file);
+    const target = path.join(dir, 'elsewhere.txt');
+    writeFileSync(target, 'untouched');
+    symlinkSync(target, `${file}.${process.pid}.tmp`);
+    writeRememberedFrame(file, key, frame);
+    expect(readFileSync(target, 'utf8')).toBe('untouched');
+    expect(readRememberedFrame(file, key)).toBe(frame);
   });
 });
