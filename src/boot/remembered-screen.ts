@@ -86,6 +86,11 @@ export function paintRememberedScreen(facts?: Partial<StartFacts>): void {
     writeOut.call(stdout, ENTER_ALT_SCREEN + modesOn(APP_SCREEN_MODES) + frame);
   } catch {
     // No terminal after all: the app starts as it would have.
+    try {
+      stdin.setRawMode(false);
+    } catch {
+      // Nothing to put back.
+    }
     return;
   }
   start.painted = frame;
@@ -127,7 +132,16 @@ function withdraw(): void {
     // The terminal is gone.
   }
   // A start that needed the normal screen may need it next time too: no paint then.
-  if (start.file) rmSync(start.file, { force: true });
+  forget(start.file);
+}
+
+/** Removes a remembered frame; one that cannot be removed is left (this runs on the way out too). */
+function forget(file: string | undefined): void {
+  try {
+    if (file) rmSync(file, { force: true });
+  } catch {
+    // Left as it is: the next start reads and checks it again.
+  }
 }
 
 /**
@@ -157,7 +171,7 @@ export function rememberFirstFrame(frame: string, typical: boolean): void {
   // A terminal resized during the start drew its first frame at another size than the key says.
   if (process.stdout.columns !== start.columns || process.stdout.rows !== start.rows) return;
   if (!typical) {
-    rmSync(file, { force: true });
+    forget(file);
     return;
   }
   try {
