@@ -2,8 +2,8 @@
 // whether a frame is still the one a start would draw, the file it is kept in, and what may be
 // replayed from it.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { aishPaths } from '../services/config/paths';
 
 declare const __AISH_BUILD_ID__: string | undefined;
 const BUILD_ID = typeof __AISH_BUILD_ID__ === 'string' ? __AISH_BUILD_ID__ : 'source';
@@ -24,18 +24,6 @@ export interface StartFacts {
 // What the first frame's look depends on beyond the config: colours, width of characters, paths.
 // Only these, by name: the key is written to disk, and other variables hold API keys.
 const ENV_THAT_SHOWS = ['TERM', 'COLORTERM', 'TERM_PROGRAM', 'NO_COLOR', 'FORCE_COLOR', 'COLORFGBG', 'LANG', 'LC_ALL', 'LC_CTYPE', 'HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'AISH_CONFIG'];
-
-function stateDirOf(env: NodeJS.ProcessEnv): string {
-  const home = env.HOME || os.homedir();
-  const stateHome = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
-  return path.join(stateHome, 'aish');
-}
-
-function configDirOf(env: NodeJS.ProcessEnv): string {
-  const home = env.HOME || os.homedir();
-  const configHome = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
-  return path.join(configHome, 'aish');
-}
 
 /** Size and time of change of a file (a changed config is a different start). */
 function fileOf(file: string): string {
@@ -69,7 +57,7 @@ export function startKey(facts: StartFacts): string | undefined {
   const env = ENV_THAT_SHOWS.map((name) => `${name}=${facts.env[name] ?? ''}`).join('\n');
   const projectDir = path.join(facts.cwd, '.aish');
   const configFile = facts.env.AISH_CONFIG ? fileOf(path.resolve(facts.cwd, facts.env.AISH_CONFIG)) : '';
-  return [`build ${BUILD_ID}`, `size ${facts.columns}x${facts.rows}`, `cwd ${facts.cwd}`, env, `config ${filesOf(configDirOf(facts.env))} ${configFile}`, `project ${filesOf(projectDir)}`].join('\n');
+  return [`build ${BUILD_ID}`, `size ${facts.columns}x${facts.rows}`, `cwd ${facts.cwd}`, env, `config ${filesOf(aishPaths(facts.env).configDir)} ${configFile}`, `project ${filesOf(projectDir)}`].join('\n');
 }
 
 /** FNV-1a, 32 bits, twice (two seeds): a file name for a key; the key itself is checked inside the file. */
@@ -85,7 +73,7 @@ function fileNameOf(key: string): string {
 }
 
 export function rememberedScreenFile(env: NodeJS.ProcessEnv, key: string): string {
-  return path.join(stateDirOf(env), 'screens', fileNameOf(key));
+  return path.join(aishPaths(env).stateDir, 'screens', fileNameOf(key));
 }
 
 /**
