@@ -52,7 +52,8 @@ export function hostileServer(env: Record<string, string> = {}): Record<string, 
 }
 
 /**
- * Types a message one key at a time, sends it, and waits until the input bar is empty again: keys
+ * Types a message one key at a time, sends it, and waits until the input bar is empty again (or the
+ * message came straight back, unanswered): keys
  * typed right after Enter could otherwise arrive in the same read as the Enter, and the app rightly
  * takes such a burst for a paste (the Enter becomes a newline).
  */
@@ -60,8 +61,11 @@ export async function ask(term: TerminalSession, text: string): Promise<void> {
   await term.typeSlowly(text);
   const inInput = new RegExp(`│ ›\\s+${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
   await term.waitFor(inInput);
+  const sentAt = term.raw.length;
   term.write(keys.enter);
-  await term.waitFor((screen) => !inInput.test(screen), 20_000);
+  // Sent: the input empties. A request that fails at once (a 401 from a local server) puts the
+  // message back before a look at the screen may catch it empty; that notice counts too.
+  await term.waitFor((screen) => !inInput.test(screen) || term.raw.slice(sentAt).includes('back in the input'), 20_000);
 }
 
 export function stateDir(home: string): string {
