@@ -1,7 +1,6 @@
 import { applyMiddlewares, Client, type ListChangedHandlers, type Transport } from '@modelcontextprotocol/client';
 import { isStdioServer } from '../config/checks';
 import type { HttpServerConfig, ServerConfig } from '../config/schema';
-import { startBuiltinServer } from '../builtin/index';
 import type { AishOAuthProvider } from './oauth';
 import type { ResolvedMcpOptions } from './options';
 import type { StderrTail } from './stderr';
@@ -130,6 +129,9 @@ async function openHttp(config: HttpServerConfig, context: OpenContext): Promise
 
 export async function openConnection(spec: SessionSpec, context: OpenContext): Promise<Connection> {
   if (spec.kind === 'builtin') {
+    // Loaded only when the built-in server starts: the MCP server SDK carries its own copy of the
+    // protocol's schemas, about 5 MB of memory a config without the built-in tools does not need.
+    const { startBuiltinServer } = await import('../builtin/index');
     const builtin = await startBuiltinServer({ version: context.options.clientVersion });
     const client = newClient(context.options, context);
     try {

@@ -1,6 +1,6 @@
 import { aliasProblem } from '../config/checks';
 import type { ServerConfig } from '../config/schema';
-import { BUILTIN_ALIAS } from '../builtin/index';
+import { BUILTIN_ALIAS } from '../builtin/alias';
 import { callSessionTool, TRANSPORT_ERROR, DISPATCH_FAILED, type CallContext } from './calls';
 import { resolveOptions, type McpManagerOptions, type ResolvedMcpOptions } from './options';
 import { ServerSession } from './session';
