@@ -19,6 +19,7 @@ import { machineBusy, machineInfo } from './lib/proc';
 import { markdownTable, Results, RESULT_COLUMNS, textTable } from './lib/results';
 import type { Scenario } from './scenario';
 import { estimateScenario } from './scenarios/estimate';
+import { floorScenario } from './scenarios/floor';
 import { hugeResultScenario } from './scenarios/huge-result';
 import { mcpStartScenario } from './scenarios/mcp-start';
 import { resumeScenario } from './scenarios/resume';
@@ -48,6 +49,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   resume: resumeScenario,
   'huge-result': hugeResultScenario,
   estimate: estimateScenario,
+  floor: floorScenario,
 };
 const only = values.only?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => name !== 'micro' && !(name in SCENARIOS)) ?? [];

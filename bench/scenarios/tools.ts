@@ -21,7 +21,7 @@ function toolResults(request: ReceivedRequest): number {
   return (request.body?.messages ?? []).filter((message) => message.role === 'tool').length;
 }
 
-function routeLoop(ctx: BenchContext): void {
+export function routeLoop(ctx: BenchContext): void {
   ctx.broker.route((request) => {
     const done = toolResults(request);
     if (done >= STEPS) return textReply(`${FINAL} after ${done} calls`);
@@ -33,7 +33,7 @@ function routeLoop(ctx: BenchContext): void {
 const config = (url: string) => brokerConfig(url, { mcp: { autoApprove: { builtin__calculator: true }, maxToolDepth: STEPS + 5 } });
 
 /** Gaps between each tool-call answer's last byte and the next request, for requests from `first` on. */
-async function gaps(ctx: BenchContext, first: number): Promise<number[]> {
+export async function gaps(ctx: BenchContext, first: number): Promise<number[]> {
   await ctx.broker.waitForRequests(first + STEPS + 1, 10_000);
   const requests = ctx.broker.requests.slice(first, first + STEPS + 1);
   for (let tries = 0; requests.some((request) => request.respondedAt === undefined) && tries < 100; tries++) await sleep(10);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AccumulatorState, createAccumulator, finalize } from './accumulator';
 import { looksLikeSse, readJsonReply, readLimited } from './body';
 import { connect, HTTPError } from './connect';
+import { nodeBodyOf } from './http-post';
 import { createAsyncQueue, drainUntil } from '../shared/async-queue';
 import { formatDuration } from '../shared/duration';
 import { redact } from '../shared/redact';
@@ -245,7 +246,9 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
       return;
     }
 
-    const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state, signal);
+    // The chat transport's own body when it is the one read (no web stream between socket and parser).
+    const source = (body === response.body ? nodeBodyOf(response) : undefined) ?? body;
+    const outcome = yield* accumulateStream(parseSse(source, { onBytes: () => watchdog.activity() }), state, signal);
     state = outcome.state;
     if (outcome.failure !== undefined) return yield* failed(outcome.failure);
     yield* finalize(state, 'complete');

@@ -15,7 +15,6 @@ export interface StreamOutcome {
  * idle timeout). Never throws: a read failure is returned with the state reached so far.
  */
 export async function* accumulateStream(source: SseSource, initial: AccumulatorState, signal?: AbortSignal): AsyncGenerator<BrokerEvent, StreamOutcome, undefined> {
-  const reader = source.messages.getReader();
   let state = initial;
   // Out-of-band errors (see SseSource) go in just before [DONE] and at the end of the body.
   const feed = (message: SseMessage | undefined): Step[] => {
@@ -30,7 +29,7 @@ export async function* accumulateStream(source: SseSource, initial: AccumulatorS
   };
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await source.read();
       for (const step of feed(done ? undefined : value)) {
         for (const event of step.events) {
           yield event;
@@ -44,6 +43,6 @@ export async function* accumulateStream(source: SseSource, initial: AccumulatorS
     return { state, failure };
   } finally {
     // Stops the body (and with it the connection) when we stop before the server did.
-    reader.cancel().catch(() => {});
+    source.cancel().catch(() => {});
   }
 }

@@ -4,7 +4,7 @@ import { accumulate, createAccumulator, finalize, type AccumulatorState } from '
 import { redact } from '../../../src/services/shared/redact';
 import { StreamRedactor } from '../../../src/services/broker/redact-stream';
 import type { BrokerEvent } from '../../../src/services/broker/types';
-import { cut, eventsOf } from './pipeline';
+import { BODY_KINDS, cut, eventsOf as eventsOfBody } from './pipeline';
 
 // Property tests of the streaming path (issue 7, point 8). The recorded transcripts
 // (transcripts.test.ts) check known bodies under random splits; these generate the bodies:
@@ -46,7 +46,9 @@ const SSE_PIECES = [
   '"usage":{"prompt_tokens":1}', 'é', '😀', '\u0000', '\ud800', 'error: {"message":"x"}\n', 'retry: 10\n', 'id: 3\n',
 ];
 
-describe('the SSE path fed garbage', () => {
+describe.each(BODY_KINDS)('the SSE path fed garbage, %s body', (kind) => {
+  const eventsOf = (pieces: Uint8Array[], options: { maxEventChars?: number } = {}) => eventsOfBody(pieces, { ...options, body: kind });
+
   it('random bytes in random reads: no exception, exactly one finish at the end', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), fc.array(fc.integer({ min: 1, max: 600 }), { maxLength: 20 }), async (bytes, offsets) => {
@@ -147,7 +149,9 @@ function bodyOf(answer: Answer): string {
   return frames.join('');
 }
 
-describe('the SSE path fed valid answers cut anywhere', () => {
+describe.each(BODY_KINDS)('the SSE path fed valid answers cut anywhere, %s body', (kind) => {
+  const eventsOf = (pieces: Uint8Array[], options: { maxEventChars?: number } = {}) => eventsOfBody(pieces, { ...options, body: kind });
+
   it('nothing lost, nothing duplicated, the same events however the bytes are cut', async () => {
     await fc.assert(
       fc.asyncProperty(answer, fc.array(fc.nat(), { maxLength: 40 }), async (generated, rawOffsets) => {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createAccumulator, finalize } from '../../../src/services/broker/accumulator';
 import { parseSse } from '../../../src/services/broker/sse';
 import { accumulateStream } from '../../../src/services/broker/stream';
@@ -28,13 +29,23 @@ export function bodyOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** The two bodies the parser reads: fetch's web stream, and node's socket stream (the chat transport's). */
+export const BODY_KINDS = ['web', 'node'] as const;
+export type BodyKind = (typeof BODY_KINDS)[number];
+
+/** A node stream that delivers each piece as its own `data` event, as a socket would. */
+export function nodeBodyOf(pieces: Uint8Array[]): Readable {
+  return Readable.from(pieces);
+}
+
 /**
  * The broker's parsing path without HTTP, exactly as streamChat runs it: bytes -> UTF-8 ->
  * eventsource-parser -> accumulator -> finalize.
  */
-export async function eventsOf(pieces: Uint8Array[], options: { maxEventChars?: number } = {}): Promise<BrokerEvent[]> {
+export async function eventsOf(pieces: Uint8Array[], options: { maxEventChars?: number; body?: BodyKind } = {}): Promise<BrokerEvent[]> {
   const events: BrokerEvent[] = [];
-  const run = accumulateStream(parseSse(bodyOf(pieces), options), createAccumulator({ idPrefix: 'call_test' }));
+  const body = options.body === 'node' ? nodeBodyOf(pieces) : bodyOf(pieces);
+  const run = accumulateStream(parseSse(body, options), createAccumulator({ idPrefix: 'call_test' }));
   for (;;) {
     const step = await run.next();
     if (step.done) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerEvent } from '../../../src/services/broker/types';
-import { cut, eventsOf } from './pipeline';
+import { BODY_KINDS, cut, eventsOf as eventsOfBody } from './pipeline';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const data = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -10,7 +10,9 @@ function text(events: BrokerEvent[]): string {
   return events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
 }
 
-describe('SSE decoding', () => {
+describe.each(BODY_KINDS)('SSE decoding, %s body', (kind) => {
+  const eventsOf = (pieces: Uint8Array[], options: { maxEventChars?: number } = {}) => eventsOfBody(pieces, { ...options, body: kind });
+
   it('keeps a character whose UTF-8 bytes are split across reads', async () => {
     const body = encode(data({ content: '🌍' }, 'stop'));
     const emoji = body.indexOf(0xf0);

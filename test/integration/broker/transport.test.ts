@@ -1,0 +1,145 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
+
+// The chat request goes over node:http (src/services/broker/http-post.ts), not the global fetch.
+// What fetch did for it must still happen: a kept-alive connection, a compressed answer read, a
+// redirect followed, a failure named. A plain node:http server, so each of these is under the
+// test's control.
+
+const SSE_ANSWER = ['{"choices":[{"delta":{"role":"assistant","content":"Hello"}}]}', '{"choices":[{"delta":{"content":" there"}}]}', '{"choices":[{"delta":{},"finish_reason":"stop"}]}', '[DONE]']
+  .map((data) => `data: ${data}\n\n`)
+  .join('');
+
+interface Seen {
+  path: string;
+  body: string;
+  authorization: string | undefined;
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handle: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void): Promise<{ url: string; seen: Seen[]; connections: () => number }> {
+  const seen: Seen[] = [];
+  let connections = 0;
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (text: string) => (body += text));
+    request.on('end', () => {
+      seen.push({ path: request.url ?? '', body, authorization: request.headers.authorization });
+      handle(request, response, body);
+    });
+  });
+  server.on('connection', () => connections++);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, connections: () => connections };
+}
+
+describe('the chat transport', () => {
+  it('keeps the connection alive: requests in a row share one, each carrying the whole body', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(SSE_ANSWER);
+    });
+    for (let turn = 0; turn < 3; turn++) {
+      const events = await collect({ model: modelAt(server.url), messages: [{ role: 'user', content: `question ${turn} ${'é'.repeat(3000)}` }] });
+      expect(textOf(events)).toBe('Hello there');
+      expect(finishOf(events)).toBe('stop');
+    }
+    expect(server.seen.map((request) => request.path)).toEqual(Array(3).fill('/v1/chat/completions'));
+    expect(server.seen.map((request) => JSON.parse(request.body).messages[0].content)).toEqual([0, 1, 2].map((turn) => `question ${turn} ${'é'.repeat(3000)}`));
+    expect(server.connections()).toBe(1);
+  });
+
+  it('reads an answer the server compressed', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      response.end(zlib.gzipSync(SSE_ANSWER));
+    });
+    const events = await collect({ model: modelAt(server.url), messages: hello });
+    expect(textOf(events)).toBe('Hello there');
+    expect(errorsOf(events)).toEqual([]);
+  });
+
+  it('follows a redirect that keeps the method, body included', async () => {
+    const server = await serve((request, response) => {
+      if (request.url?.startsWith('/old/')) {
+        response.writeHead(307, { location: '/v1/chat/completions' });
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(SSE_ANSWER);
+    });
+    const events = await collect({ model: modelAt(server.url.replace('/v1', '/old/v1')), messages: hello });
+    expect(textOf(events)).toBe('Hello there');
+    expect(server.seen.map((request) => request.path)).toEqual(['/old/v1/chat/completions', '/v1/chat/completions']);
+    expect(JSON.parse(server.seen[1]!.body).messages).toEqual(hello);
+  });
+
+  it('sends the key on to the same origin only, as fetch does', async () => {
+    const elsewhere = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(SSE_ANSWER);
+    });
+    const server = await serve((request, response) => {
+      const to = request.url?.startsWith('/away/') ? `${elsewhere.url}/chat/completions` : '/v1/chat/completions';
+      if (request.url?.startsWith('/v1/')) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(SSE_ANSWER);
+        return;
+      }
+      response.writeHead(308, { location: to });
+      response.end();
+    });
+    const key = 'sk-test-transport-0123456789';
+    const here = await collect({ model: modelAt(server.url.replace('/v1', '/here/v1'), { apiKey: key }), messages: hello });
+    expect(textOf(here)).toBe('Hello there');
+    const away = await collect({ model: modelAt(server.url.replace('/v1', '/away/v1'), { apiKey: key }), messages: hello });
+    expect(textOf(away)).toBe('Hello there');
+    expect(server.seen.map((request) => [request.path, request.authorization])).toEqual([
+      ['/here/v1/chat/completions', `Bearer ${key}`],
+      ['/v1/chat/completions', `Bearer ${key}`],
+      ['/away/v1/chat/completions', `Bearer ${key}`],
+    ]);
+    expect(elsewhere.seen.map((request) => [request.path, request.authorization, JSON.parse(request.body).messages])).toEqual([['/v1/chat/completions', undefined, hello]]);
+  });
+
+  it('names a refused connection and the address', async () => {
+    const server = await serve(() => {});
+    const url = server.url;
+    for (const one of servers.splice(0)) await new Promise((resolve) => one.close(resolve));
+    const [error, ...rest] = errorsOf(await collect({ model: modelAt(url), messages: hello }));
+    expect(rest).toEqual([]);
+    expect(error!.kind).toBe('network');
+    expect(error!.message).toBe(`cannot reach local at ${url}: connection refused (is llama-server, Ollama or LM Studio running there? --base-url points elsewhere)`);
+  });
+
+  it('stops reading when the caller stops: the server sees the connection close', async () => {
+    let closed = false;
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"choices":[{"delta":{"content":"first"}}]}\n\n');
+      response.on('close', () => (closed = true));
+      // Never ends on its own.
+    });
+    const stop = new AbortController();
+    const events = await collect({ model: modelAt(server.url), messages: hello, signal: stop.signal }, (event) => {
+      if (event.type === 'text-delta') stop.abort();
+    });
+    expect(textOf(events)).toBe('first');
+    expect(finishOf(events)).toBe('cancelled');
+    for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toBe(true);
+  });
+});
