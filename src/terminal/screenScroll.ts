@@ -97,6 +97,24 @@ function candidateShifts(old: readonly Row[], rows: readonly Row[], sizes: Reado
   return scored.slice(0, CANDIDATE_SHIFTS).map((entry) => entry.shift);
 }
 
+/**
+ * Whether any changed row would cost fewer bytes taken from another row of `old` than written where
+ * it is. When none would, no scroll can save anything (rows scrolled in blank cost more still), and
+ * the search below is skipped: this is most frames of a streamed answer, where only its last line
+ * grew, and the search compares every row at every shift.
+ */
+function anyRowGains(old: readonly Row[], rows: readonly Row[], sizes: ReadonlyArray<{ left: number; right: number }>, stayBytes: readonly number[]): boolean {
+  const span = old.length;
+  for (let row = 0; row < span; row++) {
+    const stay = stayBytes[row]!;
+    if (stay === 0) continue;
+    for (let source = 0; source < span; source++) {
+      if (source !== row && rowBytes(old[source]!, rows[row]!, sizes[row]!) < stay) return true;
+    }
+  }
+  return false;
+}
+
 function prefixSums(values: readonly number[]): number[] {
   const sums = [0];
   for (const value of values) sums.push(sums[sums.length - 1]! + value);
@@ -116,8 +134,10 @@ export function planScroll(before: readonly Row[], rows: readonly Row[], regionH
   const span = Math.min(Math.max(regionHeight, regionRowsOf(before, cut)), rows.length);
   const old = Array.from({ length: span }, (_, row) => before[row] ?? BLANK);
   const sizes = rows.slice(0, span).map((row) => ({ left: Buffer.byteLength(row.left), right: Buffer.byteLength(row.right) }));
+  const stayBytes = sizes.map((size, row) => rowBytes(old[row]!, rows[row]!, size));
+  if (!anyRowGains(old, rows, sizes, stayBytes)) return undefined;
   const blankBytes = sizes.map((size, row) => rowBytes(BLANK, rows[row]!, size));
-  const stay = prefixSums(sizes.map((size, row) => rowBytes(old[row]!, rows[row]!, size)));
+  const stay = prefixSums(stayBytes);
   const blank = prefixSums(blankBytes);
   const shifts = candidateShifts(old, rows, sizes, blankBytes, stay[span]!);
   if (shifts.length === 0) return undefined;
