@@ -4,7 +4,7 @@
 // and the micro-benchmarks. Benchmarks measure; they never pass or fail.
 //
 //   npm run bench                          everything
-//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, tool-budget, resume, huge-result, estimate, micro)
+//   npm run bench -- --only startup,tools  some scenarios (startup, stream, tools, mcp, tool-budget, resume, huge-result, estimate, floor, micro)
 //   npm run bench -- --runs 9 --slow-runs 5
 //   npm run bench -- --write               also put the results into BENCHMARKS.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
