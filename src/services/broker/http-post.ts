@@ -131,8 +131,12 @@ function headersOf(response: IncomingMessage): Headers {
 
 /** Like fetch: at most this many redirects, then a failure. */
 const MAX_REDIRECTS = 20;
-/** Headers fetch drops when a redirect leads to another origin: the credentials were for the first one. */
-const ORIGIN_BOUND = ['authorization', 'proxy-authorization', 'cookie'];
+/**
+ * Headers dropped when a redirect leads to another origin: the credentials were for the first one.
+ * fetch drops the first three; the API-key headers providers use instead (`api-key`, `x-api-key`,
+ * see errors.ts) carry the same secret and go too.
+ */
+const ORIGIN_BOUND = ['authorization', 'proxy-authorization', 'cookie', 'api-key', 'x-api-key'];
 
 /** Where a redirect leads, as fetch would go: 307/308 POST the same body again, the others GET. */
 function followRedirect(url: URL, location: string, status: number, init: PostInit, hops: number): Promise<Response> {

@@ -17,6 +17,7 @@ interface Seen {
   path: string;
   body: string;
   authorization: string | undefined;
+  apiKey: string | undefined;
 }
 
 const servers: http.Server[] = [];
@@ -35,7 +36,7 @@ async function serve(handle: (request: http.IncomingMessage, response: http.Serv
     request.setEncoding('utf8');
     request.on('data', (text: string) => (body += text));
     request.on('end', () => {
-      seen.push({ path: request.url ?? '', body, authorization: request.headers.authorization });
+      seen.push({ path: request.url ?? '', body, authorization: request.headers.authorization, apiKey: request.headers['api-key'] as string | undefined });
       handle(request, response, body);
     });
   });
@@ -103,16 +104,18 @@ describe('the chat transport', () => {
       response.end();
     });
     const key = 'sk-test-transport-0123456789';
-    const here = await collect({ model: modelAt(server.url.replace('/v1', '/here/v1'), { apiKey: key }), messages: hello });
+    // An Azure-style key header too: it carries the same kind of secret.
+    const headers = { 'api-key': 'azure-key-0123456789' };
+    const here = await collect({ model: modelAt(server.url.replace('/v1', '/here/v1'), { apiKey: key, headers }), messages: hello });
     expect(textOf(here)).toBe('Hello there');
-    const away = await collect({ model: modelAt(server.url.replace('/v1', '/away/v1'), { apiKey: key }), messages: hello });
+    const away = await collect({ model: modelAt(server.url.replace('/v1', '/away/v1'), { apiKey: key, headers }), messages: hello });
     expect(textOf(away)).toBe('Hello there');
-    expect(server.seen.map((request) => [request.path, request.authorization])).toEqual([
-      ['/here/v1/chat/completions', `Bearer ${key}`],
-      ['/v1/chat/completions', `Bearer ${key}`],
-      ['/away/v1/chat/completions', `Bearer ${key}`],
+    expect(server.seen.map((request) => [request.path, request.authorization, request.apiKey])).toEqual([
+      ['/here/v1/chat/completions', `Bearer ${key}`, headers['api-key']],
+      ['/v1/chat/completions', `Bearer ${key}`, headers['api-key']],
+      ['/away/v1/chat/completions', `Bearer ${key}`, headers['api-key']],
     ]);
-    expect(elsewhere.seen.map((request) => [request.path, request.authorization, JSON.parse(request.body).messages])).toEqual([['/v1/chat/completions', undefined, hello]]);
+    expect(elsewhere.seen.map((request) => [request.path, request.authorization, request.apiKey, JSON.parse(request.body).messages])).toEqual([['/v1/chat/completions', undefined, undefined, hello]]);
   });
 
   it('names a refused connection and the address', async () => {

@@ -90,8 +90,12 @@ describe('the TUI session', () => {
     s.submit('first question');
     await s.idle();
     broker.enqueue(hangReply());
+    const hung = broker.requests.length + 1;
     s.submit('never answered');
     await until(store, (state) => state.brokerState === 'waiting' || undefined);
+    // The broker holds the request before the cancel: a cancel before it is written would leave
+    // the hanging reply queued for the next test's request.
+    await broker.waitForRequests(hung);
     expect(s.cancel()).toBe(true);
     await s.idle();
     const state = store.getState();
@@ -124,6 +128,7 @@ describe('the TUI session', () => {
     broker.enqueue(hangReply());
     s.submit('running question');
     await until(store, (state) => state.brokerState === 'waiting' || undefined);
+    await broker.waitForRequests(begin + 1);
     s.submit('queued one');
     s.submit('!echo queued two');
     expect(s.cancel()).toBe(true);
@@ -158,8 +163,10 @@ describe('the TUI session', () => {
     // With something typed meanwhile, the draft is kept and ↑ recalls the queued ones.
     broker.enqueue(hangReply());
     state.setDraft('');
+    const second = broker.requests.length + 1;
     s.submit('second running');
     await until(store, (next) => next.brokerState === 'waiting' || undefined);
+    await broker.waitForRequests(second);
     s.submit('queued three');
     store.getState().setDraft('my draft');
     s.cancel();
@@ -190,8 +197,10 @@ describe('the TUI session', () => {
     const config = await testConfig(broker.url);
     const first = await start(config);
     broker.enqueue(hangReply());
+    const hung = broker.requests.length + 1;
     first.session.submit('slow model question');
     await until(first.store, (state) => state.brokerState === 'waiting' || undefined);
+    await broker.waitForRequests(hung);
     first.session.cancel();
     await first.session.idle();
     expect(first.store.getState().draft).toBe('slow model question');
