@@ -17,9 +17,16 @@ import type { Readable } from 'node:stream';
  * socket error (what errors.ts reads).
  */
 
+/**
+ * How long a kept-alive connection may sit unused before it is closed (undici's default too). A
+ * connection a NAT or a proxy dropped silently would otherwise be reused much later and hold the
+ * next request until TCP gives up; a connection in use is not affected.
+ */
+export const IDLE_CONNECTION_MS = 4000;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
 };
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);

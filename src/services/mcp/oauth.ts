@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -31,16 +32,52 @@ export interface OAuthSettings {
   interactive?: boolean;
 }
 
-/** Finds a free loopback port (the redirect URL must be known before the flow begins). */
-export async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The ports the kernel gives outgoing connections (Linux's net.ipv4.ip_local_port_range; 32768-60999
+ * by default, and macOS and Windows use 49152-65535). A callback port from this range can be taken
+ * between choosing it and listening on it by any program's next connection: that happened while
+ * the MCP conformance runner opened connections by the hundred.
+ */
+export function ephemeralPortRange(read: (file: string) => string = (file) => readFileSync(file, 'utf8')): { low: number; high: number } {
+  try {
+    const [low, high] = read('/proc/sys/net/ipv4/ip_local_port_range').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low! > 0 && high! >= low!) return { low: low!, high: high! };
+  } catch {
+    // Not Linux: the IANA range that the others use.
+  }
+  return { low: 49152, high: 65535 };
+}
+
+/** Callback ports are chosen at random from here, below the ephemeral range. */
+const FIRST_CALLBACK_PORT = 10_000;
+const PORT_TRIES = 20;
+
+function listensOn(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
+    probe.once('error', () => resolve(undefined));
+    probe.listen(port, '127.0.0.1', () => {
+      const { port: bound } = probe.address() as AddressInfo;
+      probe.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * Finds a free loopback port for the callback (the redirect URL must be known before the flow
+ * begins, and the callback listens only when the browser is sent off). It is chosen below the
+ * kernel's ephemeral range, where no outgoing connection can take it meanwhile; only when that
+ * range leaves no room, or every try is taken, does the kernel pick one.
+ */
+export async function freeLoopbackPort(range = ephemeralPortRange()): Promise<number> {
+  const last = Math.min(range.low - 1, 32_767);
+  for (let tries = 0; last - FIRST_CALLBACK_PORT >= 1000 && tries < PORT_TRIES; tries++) {
+    const port = await listensOn(FIRST_CALLBACK_PORT + Math.floor(Math.random() * (last - FIRST_CALLBACK_PORT + 1)));
+    if (port !== undefined) return port;
+  }
+  const port = await listensOn(0);
+  if (port === undefined) throw new Error('no free loopback port for the authorization callback');
+  return port;
 }
 
 const PAGE = (message: string) =>

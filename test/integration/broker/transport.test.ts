@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { IDLE_CONNECTION_MS } from '../../../src/services/broker/http-post';
 import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
 
 // The chat request goes over node:http (src/services/broker/http-post.ts), not the global fetch.
@@ -28,9 +29,10 @@ afterEach(async () => {
   }
 });
 
-async function serve(handle: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void): Promise<{ url: string; seen: Seen[]; connections: () => number }> {
+async function serve(handle: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void): Promise<{ url: string; seen: Seen[]; connections: () => number; closed: () => number }> {
   const seen: Seen[] = [];
   let connections = 0;
+  let closed = 0;
   const server = http.createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -40,10 +42,15 @@ async function serve(handle: (request: http.IncomingMessage, response: http.Serv
       handle(request, response, body);
     });
   });
-  server.on('connection', () => connections++);
+  // Longer than the client's idle limit: which side closes an unused connection is then the client's doing.
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket) => {
+    connections++;
+    socket.on('close', () => closed++);
+  });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, connections: () => connections };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, connections: () => connections, closed: () => closed };
 }
 
 describe('the chat transport', () => {
@@ -61,6 +68,30 @@ describe('the chat transport', () => {
     expect(server.seen.map((request) => JSON.parse(request.body).messages[0].content)).toEqual([0, 1, 2].map((turn) => `question ${turn} ${'é'.repeat(3000)}`));
     expect(server.connections()).toBe(1);
   });
+
+  it('closes a kept-alive connection left unused: one a NAT dropped silently is never reused much later', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(SSE_ANSWER);
+    });
+    expect(textOf(await collect({ model: modelAt(server.url), messages: hello }))).toBe('Hello there');
+    await new Promise((resolve) => setTimeout(resolve, IDLE_CONNECTION_MS / 2));
+    expect(server.closed()).toBe(0);
+    for (let wait = 0; wait < 30 && server.closed() === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.closed()).toBe(1);
+  }, 15_000);
+
+  it('waits for an answer slower than the idle limit: the limit is for connections nobody uses', async () => {
+    const server = await serve((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(SSE_ANSWER);
+      }, IDLE_CONNECTION_MS + 500);
+    });
+    const events = await collect({ model: modelAt(server.url), messages: hello });
+    expect(textOf(events)).toBe('Hello there');
+    expect(errorsOf(events)).toEqual([]);
+  }, 15_000);
 
   it('reads an answer the server compressed', async () => {
     const server = await serve((_request, response) => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AishOAuthProvider, CALLBACK_PATH, freeLoopbackPort } from '../../../src/services/mcp/oauth';
+import { AishOAuthProvider, CALLBACK_PATH, ephemeralPortRange, freeLoopbackPort } from '../../../src/services/mcp/oauth';
 import { OAuthStore } from '../../../src/services/mcp/oauth-store';
 
 // The sign-in address is shown only once the loopback callback accepts connections. A browser
@@ -70,5 +70,33 @@ describe('the sign-in address and the loopback callback', () => {
     expect(seen).toEqual([]);
     expect(oauth.pendingAuthorization).toBeUndefined();
     expect(oauth.authorizationUrl).toBeUndefined();
+  });
+});
+
+describe('the callback port', () => {
+  it('is chosen below the ports the kernel gives outgoing connections, so none can take it before the callback listens', async () => {
+    const range = ephemeralPortRange();
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freeLoopbackPort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(10_000);
+      expect(port).toBeLessThan(range.low);
+    }
+    // Chosen at random: twenty starts do not all wait on one port.
+    expect(new Set(ports).size).toBeGreaterThan(10);
+  });
+
+  it('reads the range from the kernel, and falls back to the common one elsewhere', () => {
+    expect(ephemeralPortRange(() => '32768\t60999\n')).toEqual({ low: 32768, high: 60999 });
+    expect(ephemeralPortRange(() => 'garbage')).toEqual({ low: 49152, high: 65535 });
+    expect(
+      ephemeralPortRange(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toEqual({ low: 49152, high: 65535 });
+  });
+
+  it('lets the kernel choose when the ephemeral range leaves no room below it', async () => {
+    const port = await freeLoopbackPort({ low: 1024, high: 65535 });
+    expect(port).toBeGreaterThan(0);
   });
 });
