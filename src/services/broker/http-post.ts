@@ -64,7 +64,13 @@ function nodeBody(response: IncomingMessage): Readable {
   const fail = (error: Error) => {
     if (!source.destroyed) source.destroy(fetchFailed(error));
   };
-  if (source !== response) response.once('error', fail);
+  if (source !== response) {
+    response.once('error', fail);
+    // A reader that stops early destroys the decompressor; the connection under it goes too.
+    source.once('close', () => {
+      if (!response.complete) response.destroy();
+    });
+  }
   response.once('aborted', () => fail(closedEarly()));
   response.once('close', () => {
     if (!response.complete) fail(closedEarly());

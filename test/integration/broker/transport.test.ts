@@ -103,6 +103,27 @@ describe('the chat transport', () => {
     expect(errorsOf(events)).toEqual([]);
   });
 
+  it('stops a compressed answer when the caller stops: the server sees the connection close', async () => {
+    let closed = false;
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gzip = zlib.createGzip();
+      gzip.pipe(response);
+      gzip.write('data: {"choices":[{"delta":{"content":"first"}}]}\n\n');
+      gzip.flush();
+      response.on('close', () => (closed = true));
+      // Never ends on its own.
+    });
+    const stop = new AbortController();
+    const events = await collect({ model: modelAt(server.url), messages: hello, signal: stop.signal }, (event) => {
+      if (event.type === 'text-delta') stop.abort();
+    });
+    expect(textOf(events)).toBe('first');
+    expect(finishOf(events)).toBe('cancelled');
+    for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toBe(true);
+  });
+
   it('follows a redirect that keeps the method, body included', async () => {
     const server = await serve((request, response) => {
       if (request.url?.startsWith('/old/')) {
