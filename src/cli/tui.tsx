@@ -65,7 +65,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     writer.render(frame);
   });
   // The transcript is drawn beside Ink, over the blank box the layout keeps for it.
-  const transcriptLayer = new TranscriptLayer(store, () => writer.render());
+  const transcriptLayer = new TranscriptLayer(store, () => writer.repaintRegion());
   writer.setRegion(transcriptLayer);
   const onResize = () => writer.invalidate();
   process.stdout.on('resize', onResize);

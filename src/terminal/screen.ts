@@ -170,6 +170,16 @@ export class ScreenWriter {
     return true;
   }
 
+  /**
+   * Draws the region's new rows (Ink's frame is unchanged). While a scroll is held nothing of the
+   * region could be written before the held scroll's own render, which draws the rows as they are
+   * then: laying them out for every frame meanwhile only found nothing to write.
+   */
+  repaintRegion(): void {
+    if (this.heldScroll !== undefined && !this.fullRepaint) return;
+    this.render();
+  }
+
   /** Draws `region` over the top-left corner of every frame from now on (undefined: none). */
   setRegion(region: ScreenRegion | undefined): void {
     this.region = region;

@@ -266,6 +266,45 @@ describe('screen writer', () => {
       }
     });
 
+    it('lays out no region rows while a scroll is held: the held scroll draws the newest ones', async () => {
+      vi.useFakeTimers();
+      const sent: string[] = [];
+      const writer = new ScreenWriter({ columns: COLUMNS, rows: ROWS, write: (data) => sent.push(data) }, { scrollIntervalMs: 100, now: () => Date.now() });
+      const region = new Region(24, 8, Array.from({ length: 8 }, (_, row) => `line ${row}`));
+      let laidOut = 0;
+      const counted: ScreenRegion = { width: 24, height: 8, rows: () => (laidOut++, region.rows()) };
+      writer.setRegion(counted);
+      const frame = Array.from({ length: ROWS }, (_, row) => (row < 8 ? `${' '.repeat(24)}│ side │` : `input ${row}`)).join('\n');
+      const term = new Terminal({ cols: COLUMNS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+      try {
+        writer.render(frame);
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 1}`);
+        writer.repaintRegion();
+        expect(sent.at(-1)).toContain('\x1b[1S');
+        // A line too soon: the scroll is held.
+        vi.advanceTimersByTime(20);
+        region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + 2}`);
+        writer.repaintRegion();
+        const before = { laidOut, sent: sent.length };
+        // More lines while it is held: nothing laid out, nothing written.
+        for (let more = 3; more <= 6; more++) {
+          vi.advanceTimersByTime(15);
+          region.lines = Array.from({ length: 8 }, (_, row) => `line ${row + more}`);
+          writer.repaintRegion();
+        }
+        expect({ laidOut, sent: sent.length }).toEqual(before);
+        // The held scroll shows the newest rows.
+        vi.advanceTimersByTime(100);
+        expect(laidOut).toBe(before.laidOut + 1);
+        expect(sent.at(-1)).toContain('13');
+        vi.useRealTimers();
+        expect(await screenOf(term, sent.splice(0))).toEqual(await fullRedraw(region, frame));
+      } finally {
+        term.dispose();
+        writer.dispose();
+      }
+    });
+
     it('does not hold a scroll when the region grew: the screen is the new layout at once, never a mix of two', async () => {
       vi.useFakeTimers();
       const sent: string[] = [];
