@@ -24,10 +24,13 @@ import type { Readable } from 'node:stream';
  */
 export const IDLE_CONNECTION_MS = 4000;
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-};
+type Agents = { 'http:': http.Agent; 'https:': https.Agent };
+
+function agentsClosingIdleAfter(idleMs: number): Agents {
+  return { 'http:': new http.Agent({ keepAlive: true, timeout: idleMs }), 'https:': new https.Agent({ keepAlive: true, timeout: idleMs }) };
+}
+
+const sharedAgents = agentsClosingIdleAfter(IDLE_CONNECTION_MS);
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 /** Statuses a Response may not carry a body with. */
@@ -152,18 +155,28 @@ const MAX_REDIRECTS = 20;
 const ORIGIN_BOUND = ['authorization', 'proxy-authorization', 'cookie', 'api-key', 'x-api-key'];
 
 /** Where a redirect leads, as fetch would go: 307/308 POST the same body again, the others GET. */
-function followRedirect(url: URL, location: string, status: number, init: PostInit, hops: number): Promise<Response> {
+function followRedirect(agents: Agents, url: URL, location: string, status: number, init: PostInit, hops: number): Promise<Response> {
   if (hops >= MAX_REDIRECTS) return Promise.reject(fetchFailed(new Error('redirect count exceeded')));
   const next = new URL(location, url);
   const headers = new Headers(init.headers);
   if (next.origin !== url.origin) for (const name of ORIGIN_BOUND) headers.delete(name);
-  if (status === 307 || status === 308) return httpPost(next.href, { ...init, headers }, hops + 1);
+  if (status === 307 || status === 308) return post(agents, next.href, { ...init, headers }, hops + 1);
   headers.delete('content-type');
   return globalThis.fetch(next, { method: 'GET', headers, signal: init.signal, redirect: init.redirect });
 }
 
 /** POSTs `init.body` to `url`; resolves with the response once its headers arrive. */
-export function httpPost(url: string, init: PostInit, hops = 0): Promise<Response> {
+export function httpPost(url: string, init: PostInit): Promise<Response> {
+  return post(sharedAgents, url, init, 0);
+}
+
+/** `httpPost` over connections of their own, closed after `idleMs` unused (tests of the idle limit). */
+export function httpPostClosingIdleAfter(idleMs: number): (url: string, init: PostInit) => Promise<Response> {
+  const agents = agentsClosingIdleAfter(idleMs);
+  return (url, init) => post(agents, url, init, 0);
+}
+
+function post(agents: Agents, url: string, init: PostInit, hops: number): Promise<Response> {
   const target = new URL(url);
   const agent = agents[target.protocol as keyof typeof agents];
   if (!agent) return globalThis.fetch(url, { method: 'POST', headers: init.headers, body: init.body, signal: init.signal, redirect: init.redirect });
@@ -183,7 +196,7 @@ export function httpPost(url: string, init: PostInit, hops = 0): Promise<Respons
       if (REDIRECT.has(status) && response.headers.location && init.redirect !== 'manual') {
         response.resume();
         if (init.redirect === 'error') reject(fetchFailed(new Error(`unexpected redirect to ${response.headers.location}`)));
-        else resolve(followRedirect(target, response.headers.location, status, init, hops));
+        else resolve(followRedirect(agents, target, response.headers.location, status, init, hops));
         return;
       }
       try {

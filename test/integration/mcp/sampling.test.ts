@@ -174,11 +174,12 @@ describe.each(['stdio', 'http'] as const)('logging against server-everything ove
     await manager.callTool('everything', 'toggle-simulated-logging', {});
     const deadline = Date.now() + 20_000;
     const logOf = () => (manager.servers()[0]!.log ?? []) as ServerLogEntry[];
-    while (logOf().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    // One message is enough for every check below; a second would come 5 s later.
+    while (logOf().length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     await manager.callTool('everything', 'toggle-simulated-logging', {});
     const log = logOf();
-    // The levels are random: in 20 s at least the first message at or above warning has arrived
-    // (usually more); none below it ever does.
+    // The levels are random: the first message at or above warning has arrived; none below it
+    // ever does.
     expect(log.length).toBeGreaterThanOrEqual(1);
     for (const entry of log) expect(['warning', 'error', 'critical', 'alert', 'emergency']).toContain(entry.level);
     expect(log[0]!.text).toMatch(/-level message|level-message/);
