@@ -53,6 +53,28 @@ async function serve(handle: (request: http.IncomingMessage, response: http.Serv
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, connections: () => connections, closed: () => closed };
 }
 
+/**
+ * Streams from a server that sends one word and never ends (written by `start`), stops at that
+ * word, and checks that the answer was cancelled and that the server saw its connection close.
+ */
+async function cancelAfterFirstWord(start: (response: http.ServerResponse) => void): Promise<void> {
+  let closed = false;
+  const server = await serve((_request, response) => {
+    response.on('close', () => (closed = true));
+    start(response);
+  });
+  const stop = new AbortController();
+  const events = await collect({ model: modelAt(server.url), messages: hello, signal: stop.signal }, (event) => {
+    if (event.type === 'text-delta') stop.abort();
+  });
+  expect(textOf(events)).toBe('first');
+  expect(finishOf(events)).toBe('cancelled');
+  for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(closed).toBe(true);
+}
+
+const FIRST_WORD = 'data: {"choices":[{"delta":{"content":"first"}}]}\n\n';
+
 describe('the chat transport', () => {
   it('keeps the connection alive: requests in a row share one, each carrying the whole body', async () => {
     const server = await serve((_request, response) => {
@@ -111,24 +133,13 @@ describe('the chat transport', () => {
   });
 
   it('stops a compressed answer when the caller stops: the server sees the connection close', async () => {
-    let closed = false;
-    const server = await serve((_request, response) => {
+    await cancelAfterFirstWord((response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
       const gzip = zlib.createGzip();
       gzip.pipe(response);
-      gzip.write('data: {"choices":[{"delta":{"content":"first"}}]}\n\n');
+      gzip.write(FIRST_WORD);
       gzip.flush();
-      response.on('close', () => (closed = true));
-      // Never ends on its own.
     });
-    const stop = new AbortController();
-    const events = await collect({ model: modelAt(server.url), messages: hello, signal: stop.signal }, (event) => {
-      if (event.type === 'text-delta') stop.abort();
-    });
-    expect(textOf(events)).toBe('first');
-    expect(finishOf(events)).toBe('cancelled');
-    for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(closed).toBe(true);
   });
 
   it('follows a redirect that keeps the method, body included', async () => {
@@ -188,20 +199,9 @@ describe('the chat transport', () => {
   });
 
   it('stops reading when the caller stops: the server sees the connection close', async () => {
-    let closed = false;
-    const server = await serve((_request, response) => {
+    await cancelAfterFirstWord((response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: {"choices":[{"delta":{"content":"first"}}]}\n\n');
-      response.on('close', () => (closed = true));
-      // Never ends on its own.
+      response.write(FIRST_WORD);
     });
-    const stop = new AbortController();
-    const events = await collect({ model: modelAt(server.url), messages: hello, signal: stop.signal }, (event) => {
-      if (event.type === 'text-delta') stop.abort();
-    });
-    expect(textOf(events)).toBe('first');
-    expect(finishOf(events)).toBe('cancelled');
-    for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(closed).toBe(true);
   });
 });
