@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 /**
  * The chat request's POST over node:http instead of the global fetch. A streamed answer is one
  * small socket read per token and a tool loop one request per call; on this project's bench
- * machine a bare client reading 2,000 tokens at 200 a second spends 0.7 s of CPU with fetch and
- * 0.43 s with node:http, and a bare 20-call loop waits 3.9 ms per call with fetch and 1.5 ms with
+ * machine a bare client reading 2,000 tokens at 200 a second spends 0.70 s of CPU with fetch and
+ * 0.44 s with node:http, and a bare 20-call loop waits 3.7 ms per call with fetch and 1.6 ms with
  * node:http (`npm run bench -- --only floor`, BENCHMARKS.md). It resolves with a standard Response,
  * so ky's retries and everything that reads the answer stay as they are.
  *
