@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +26,16 @@ interface Seen {
   apiKey: string | undefined;
 }
 
-const servers: http.Server[] = [];
+const servers: Array<http.Server | https.Server> = [];
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
@@ -186,6 +200,27 @@ describe('the chat transport', () => {
       ['/away/v1/chat/completions', `Bearer ${key}`, headers['api-key']],
     ]);
     expect(elsewhere.seen.map((request) => [request.path, request.authorization, request.apiKey, JSON.parse(request.body).messages])).toEqual([['/v1/chat/completions', undefined, undefined, hello]]);
+  });
+
+  it.skipIf(!hasOpenssl())('an https address whose certificate cannot be trusted: named, and nothing reaches the server', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'aish-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+      let reached = false;
+      const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_request, response) => {
+        reached = true;
+        response.end();
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const [error, ...rest] = errorsOf(await collect({ model: modelAt(url), messages: hello }));
+      expect(rest).toEqual([]);
+      expect(error!.message).toBe(`cannot reach local at ${url}: self-signed TLS certificate (is llama-server, Ollama or LM Studio running there? --base-url points elsewhere)`);
+      expect(reached).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names a refused connection and the address', async () => {
