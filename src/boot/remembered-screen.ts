@@ -55,7 +55,7 @@ export function paintRememberedScreen(facts?: Partial<StartFacts>): void {
   start.file = rememberedScreenFile(facts?.env ?? process.env, key);
   start.phase = 'watching';
   const writeOut = stdout.write;
-  const writeErr = stderr().write;
+  const writeErr = process.stderr.write;
   const speak = () => {
     // A write function kept from before the full screen began (bound at import) still lands here
     // afterwards: only a write before then counts.
@@ -68,13 +68,13 @@ export function paintRememberedScreen(facts?: Partial<StartFacts>): void {
     speak();
     return writeOut.apply(this, args);
   } as typeof writeOut;
-  stderr().write = function (this: NodeJS.WriteStream, ...args: Parameters<typeof writeErr>) {
+  process.stderr.write = function (this: NodeJS.WriteStream, ...args: Parameters<typeof writeErr>) {
     speak();
     return writeErr.apply(this, args);
   } as typeof writeErr;
   start.undo = () => {
     stdout.write = writeOut;
-    stderr().write = writeErr;
+    process.stderr.write = writeErr;
     start.undo = undefined;
   };
 
@@ -113,10 +113,6 @@ export function paintRememberedScreen(facts?: Partial<StartFacts>): void {
     process.off('SIGHUP', onSignal);
     start.undo = undefined;
   };
-}
-
-function stderr(): NodeJS.WriteStream {
-  return process.stderr;
 }
 
 /** Puts the terminal back as it was before the paint (the main screen, cooked mode) and forgets the frame. */

@@ -4,6 +4,7 @@
 // within a second or two. A server that takes longer is left out of this request and offered from
 // the next one on, and the user is told; later messages do not wait for it again. Only the TUI waits this way; `-p` waits for every server
 // before its only message (cli/headless.ts).
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerSnapshot } from '../mcp/index';
 import type { ConversationEvent } from './types';
 
@@ -32,18 +33,6 @@ export function stillConnecting(starting: StartingServers): string[] {
   return waiting.filter((alias) => !starting.gaveUp.has(alias));
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Waits until no expected server is connecting, at most `maxMs`; says so when it takes a while. */
 export async function* waitForStartingServers(starting: StartingServers, signal: AbortSignal, maxMs = CONNECTING_WAIT_MS): AsyncGenerator<ConversationEvent, void, undefined> {
   let waiting = stillConnecting(starting);
@@ -60,7 +49,8 @@ export async function* waitForStartingServers(starting: StartingServers, signal:
       said = true;
       yield { type: 'status', level: 'info', message: `waiting up to ${maxMs / 1000} s for ${waiting.join(', ')} to connect, so that its tools can be offered` };
     }
-    await pause(CHECK_EVERY_MS, signal);
+    // An abort ends the pause at once (and the loop with it).
+    await delay(CHECK_EVERY_MS, undefined, { signal }).catch(() => undefined);
     waiting = stillConnecting(starting);
   }
 }
