@@ -47,7 +47,8 @@ describe('end to end: sign-in addresses in the TUI', () => {
     term.write(keys.tab);
     await sleep(300);
     term.write('o');
-    await until(() => existsSync(where.opened), 10_000);
+    // The browser stand-in creates the file before it writes the line: wait for the whole line.
+    await until(() => existsSync(where.opened) && readFileSync(where.opened, 'utf8').endsWith('\n'), 10_000);
     const opened = readFileSync(where.opened, 'utf8').trim();
     expect(opened.startsWith(`${new URL(oauth.url).origin}/authorize?`)).toBe(true);
     await term.waitFor(`mcp secure: opening ${new URL(oauth.url).host} in your browser`);
