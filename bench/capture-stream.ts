@@ -2,7 +2,8 @@
  * One streamed answer (the stream scenario's 2,000 tokens; `slow` for 200 tokens/s), printing the
  * bytes the app wrote and its CPU from typing the question until the screen is quiet. With
  * BENCH_CAPTURE=/tmp/out the bytes themselves go to /tmp/out.<pid>, to see where they go;
- * BENCH_CLI=.dist-before/cli.js measures another build. A quick look, not a benchmark:
+ * BENCH_CLI=.dist-before/cli.js measures another build; BENCH_MAX_FPS=15 sets `ui.maxFps`. A quick
+ * look, not a benchmark:
  *   node --import tsx bench/capture-stream.ts [slow]
  */
 import { startScriptedBroker } from '../test/helpers/scripted-broker';
@@ -13,7 +14,7 @@ const speed = process.argv[2] === 'slow' ? 200 : undefined;
 const broker = await startScriptedBroker();
 broker.route(() => answerReply(answerTokens(), speed));
 const ctx = { cols: 120, rows: 40, broker } as unknown as BenchContext;
-const home = scratchHome(brokerConfig(broker.url));
+const home = scratchHome(brokerConfig(broker.url, process.env.BENCH_MAX_FPS ? { ui: { maxFps: Number(process.env.BENCH_MAX_FPS) } } : {}));
 const term = spawnApp(ctx, home, []);
 await term.waitFor(inputBoxVisible, 20000, 'ready');
 await term.quiet(300);

@@ -189,7 +189,12 @@ function post(agents: Agents, url: string, init: PostInit, hops: number): Promis
   headers['content-length'] = String(payload.byteLength);
   return new Promise<Response>((resolve, reject) => {
     const request = (target.protocol === 'https:' ? https : http).request(target, { method: 'POST', agent, headers, signal: init.signal });
-    request.once('socket', (socket) => socket.setNoDelay(true));
+    // The idle limit is for a connection in the pool (the agent sets it again when the answer ends):
+    // on one in use, node would refresh its timer on every read, one per streamed token.
+    request.once('socket', (socket) => {
+      socket.setNoDelay(true);
+      socket.setTimeout(0);
+    });
     request.once('error', (error) => reject(init.signal.aborted ? init.signal.reason : fetchFailed(error)));
     request.once('response', (response) => {
       const status = response.statusCode ?? 0;

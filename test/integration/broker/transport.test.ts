@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS } from '../../../src/services/broker/http-post';
+import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS, nodeBodyOf } from '../../../src/services/broker/http-post';
 import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
 
 // The chat request goes over node:http (src/services/broker/http-post.ts), not the global fetch.
@@ -134,6 +134,30 @@ describe('the chat transport', () => {
       }, IDLE_MS * 2);
     });
     expect(await (await postTo(server.url)).text()).toBe(SSE_ANSWER);
+  });
+
+  it('times a connection only while it waits in the pool: one carrying an answer has no timer to refresh on each read', async () => {
+    let finish = () => {};
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(SSE_ANSWER.slice(0, 20));
+      finish = () => response.end(SSE_ANSWER.slice(20));
+    });
+    const transport = httpPostClosingIdleAfter(IDLE_MS);
+    const send = () => transport(`${server.url}/chat/completions`, { headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify({ messages: hello }), signal: new AbortController().signal });
+    const answer = await send();
+    const socket = (nodeBodyOf(answer) as http.IncomingMessage).socket;
+    expect(socket.timeout).toBe(0);
+    finish();
+    expect(await answer.text()).toBe(SSE_ANSWER);
+    for (let wait = 0; wait < 20 && socket.timeout !== IDLE_MS; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(socket.timeout).toBe(IDLE_MS);
+    // Taken from the pool for the next request: no timer again while it answers.
+    const next = await send();
+    expect((nodeBodyOf(next) as http.IncomingMessage).socket).toBe(socket);
+    expect(socket.timeout).toBe(0);
+    finish();
+    await next.text();
   });
 
   it('reads an answer the server compressed', async () => {
