@@ -180,6 +180,26 @@ describe('the chat transport', () => {
     });
   });
 
+  it('closes the connection when the reader alone stops a compressed answer (the request not aborted)', async () => {
+    let closed = false;
+    const server = await serve((_request, response) => {
+      response.on('close', () => (closed = true));
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gzip = zlib.createGzip();
+      gzip.pipe(response);
+      gzip.write(FIRST_WORD);
+      gzip.flush();
+    });
+    const answer = await httpPostClosingIdleAfter(IDLE_MS)(`${server.url}/chat/completions`, { headers: new Headers(), body: '{}', signal: new AbortController().signal });
+    const body = nodeBodyOf(answer)!;
+    const first = await new Promise<string>((resolve) => body.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    expect(first).toBe(FIRST_WORD);
+    // What sse.ts does when the reader stops: the decompressed stream is destroyed, nothing else.
+    body.destroy();
+    for (let wait = 0; wait < 50 && !closed; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toBe(true);
+  });
+
   it('follows a redirect that keeps the method, body included', async () => {
     const server = await serve((request, response) => {
       if (request.url?.startsWith('/old/')) {
