@@ -22,6 +22,9 @@ export const createMcpSlice: StateCreator<AppState, [], [], McpSlice & McpAction
   setToolBudget: (toolBudget) => set({ toolBudget }),
   setResources: (alias, list) =>
     set((current) => {
+      // A server without resources, as before, changes nothing: no update for every subscriber (twenty
+      // servers starting each report their empty list, and each update redrew the whole sidebar).
+      if (current.resources?.[alias] === undefined && (list === undefined || list.length === 0)) return current;
       const { [alias]: _old, ...rest } = current.resources ?? {};
       return { resources: list && list.length > 0 ? { ...rest, [alias]: list } : rest };
     }),

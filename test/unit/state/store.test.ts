@@ -220,6 +220,25 @@ describe('mcp slice and selectors', () => {
     apply({ type: 'removed', alias: 'a' });
     expect(selectServerList(store.getState()).map((s) => s.alias)).toEqual(['b']);
   });
+
+  it('keeps a server\'s resources, and leaves the state alone when a server without any still has none', () => {
+    const store = createAppStore();
+    let updates = 0;
+    store.subscribe(() => updates++);
+    store.getState().setResources('a', []);
+    store.getState().setResources('a', undefined);
+    expect(updates).toBe(0);
+    const doc = { uri: 'file:///doc', name: 'doc' };
+    store.getState().setResources('a', [doc]);
+    expect(store.getState().resources).toEqual({ a: [doc] });
+    expect(updates).toBe(1);
+    store.getState().setResources('b', []);
+    expect(updates).toBe(1);
+    // A list that became empty is an update: the sidebar drops it.
+    store.getState().setResources('a', []);
+    expect(store.getState().resources).toEqual({});
+    expect(updates).toBe(2);
+  });
 });
 
 describe('ui slice', () => {
