@@ -43,7 +43,7 @@ export default defineConfig({
     // Four workers on a two-core machine: most of a test's time is spent waiting for the processes
     // it drives (the built app, stdio servers, the scripted model). With three, the suite used 1.6
     // of the two cores and took 302 s; with four, 248 s (five: 224 s, with more of every file's
-    // time spent waiting for a core; BENCHMARKS.md "This round: the suite").
+    // time spent waiting for a core; BENCHMARKS.md "This round: four test workers").
     maxWorkers: 4,
     reporters: ['default'],
     // The files that need a process of their own are few and start first; vitest orders the rest
