@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS, nodeBodyOf } from '../../../src/services/broker/http-post';
@@ -14,6 +16,8 @@ import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
 // What fetch did for it must still happen: a kept-alive connection, a compressed answer read, a
 // redirect followed, a failure named. A plain node:http server, so each of these is under the
 // test's control.
+
+const execFileAsync = promisify(execFile);
 
 const SSE_ANSWER = ['{"choices":[{"delta":{"role":"assistant","content":"Hello"}}]}', '{"choices":[{"delta":{"content":" there"}}]}', '{"choices":[{"delta":{},"finish_reason":"stop"}]}', '[DONE]']
   .map((data) => `data: ${data}\n\n`)
@@ -262,6 +266,42 @@ describe('the chat transport', () => {
       expect(rest).toEqual([]);
       expect(error!.message).toBe(`cannot reach local at ${url}: self-signed TLS certificate (is llama-server, Ollama or LM Studio running there? --base-url points elsewhere)`);
       expect(reached).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasOpenssl())('streams answers from an https address over one kept-alive TLS connection', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'aish-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      let connections = 0;
+      const seen: string[] = [];
+      const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          seen.push(`${request.url} ${JSON.parse(body).messages[0].content}`);
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.end(SSE_ANSWER);
+        });
+      });
+      server.keepAliveTimeout = 60_000;
+      server.on('secureConnection', () => connections++);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      // The certificate is trusted only through NODE_EXTRA_CA_CERTS, which node reads at start-up: a child process.
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') };
+      delete env.NODE_OPTIONS;
+      const probe = fileURLToPath(new URL('../../helpers/https-answer-probe.ts', import.meta.url));
+      const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', probe, url], { env, encoding: 'utf8' });
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
+        { text: 'Hello there', errors: [], finish: 'stop' },
+        { text: 'Hello there', errors: [], finish: 'stop' },
+      ]);
+      expect(seen).toEqual(['/v1/chat/completions hello 0', '/v1/chat/completions hello 1']);
+      expect(connections).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
