@@ -5,6 +5,8 @@
 //   background after the first frame, and the broker client loads meanwhile;
 // - what the user sends waits in the job queue (job-queue.ts) and runs as a turn (turns.ts), its
 //   events reaching the store batched per frame (ui.maxFps);
+// - the context meter and the sidebar's tool costs follow servers, windows and switches
+//   (session-meters.ts);
 // - every message is logged to the session file (session-log.ts) as it happens and flushed at the
 //   end of a turn;
 // - a message that got no answer, and what Esc took out of the queue, go back into the input
@@ -35,6 +37,7 @@ import { runJob, type Job, type TurnContext } from './turns';
 import { elicitInStore } from './elicitation';
 import { storeSamplingPrompter } from './sampling-prompter';
 import { createTaskResults } from './task-results';
+import { watchMeters } from './session-meters';
 import { randomUUID } from 'node:crypto';
 import { createResourceSending } from './resources/resource-sending';
 import type { CompletionSource } from './completion';
@@ -120,35 +123,14 @@ export function createSession(options: SessionOptions): Session {
   showHistory(log.current());
 
   const unsubscribe = bridgeMcpEvents(mcp, store);
-  // The context meter between turns: what the history takes now (a turn's own events set it while it runs).
-  const refreshMeter = () => {
-    if (closed || jobs.busy()) return;
-    store.getState().setContext(runtime.measureContext(modelName, store.getState().messages));
-  };
-  // Tool definitions count too: the meter follows servers connecting and changing their tools.
-  let meterQueued = false;
-  const stopToolWatch = mcp.subscribe((event) => {
-    if (event.type === 'status' || meterQueued) return;
-    meterQueued = true;
-    queueMicrotask(() => {
-      meterQueued = false;
-      refreshMeter();
-    });
+  const { refreshMeter, publishTools, stop: stopMeters } = watchMeters({
+    runtime,
+    store,
+    config,
+    modelName: () => modelName,
+    // A turn's own events set the meter while it runs.
+    paused: () => closed || jobs.busy(),
   });
-  const stopWindows = runtime.onWindow((name, window) => {
-    store.getState().setContextWindow(name, window);
-    if (name === modelName) refreshMeter();
-  });
-  // The sidebar's costs and switches follow the servers, the switches, the model and the tools the
-  // conversation found (its searches add tools to the next request).
-  const publishTools = () => {
-    const model = config.models[modelName];
-    if (model) store.getState().setToolBudget(runtime.tools.view(mcp.servers(), model, store.getState().messages));
-  };
-  const stopToolEvents = mcp.subscribe((event) => {
-    if (event.type !== 'status') publishTools();
-  });
-  const stopSwitchEvents = runtime.tools.switches.subscribe(publishTools);
   // The first frame never waits for servers: they start once the UI is up, and the broker client
   // loads meanwhile so the first message does not wait for it either.
   const startTimer = setTimeout(() => {
@@ -363,10 +345,7 @@ export function createSession(options: SessionOptions): Session {
       batcher.dispose();
       log.close();
       unsubscribe();
-      stopWindows();
-      stopToolWatch();
-      stopToolEvents();
-      stopSwitchEvents();
+      stopMeters();
       taskResults.stop();
       resources.close();
       await runtime.close();

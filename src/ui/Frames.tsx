@@ -3,7 +3,6 @@ import { ApprovalFrame, approvalParts, layoutApproval } from './panels/ApprovalF
 import { innerWidth } from './panels/BoxFrame';
 import { CommandFrame, commandParts, layoutCommand } from './panels/CommandFrame';
 import { layoutSampling, SamplingFrame, samplingParts } from './panels/SamplingFrame';
-import type { PendingSampling } from '../state/slices/sampling';
 import type { FrameParts } from './panels/frameLayout';
 import type { Theme } from '../terminal/theme';
 import { selectApprovalCount, selectApprovalHead, selectCommandHead, selectCommandPosition, selectCommandTotal, selectElicitationCount, selectElicitationHead, selectFormUi, selectFrameUi } from '../state/selectors';
@@ -12,11 +11,12 @@ import { committedInputs, formKey, linkKey, newFormUi } from './keys/formKeys';
 import type { FormUi, PendingElicitation } from '../state/types';
 import type { AppState } from '../state/store';
 import type { FrameUi } from '../state/types';
-import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, newFrameUi, type FrameAnswer, type FrameKeyContext, type FrameKind } from './keys/frameKeys';
+import { APPROVAL_DELAY_MS, frameKey, guardEndsAt, isArmed, isTyping, type FrameAnswer, type FrameKind } from './keys/frameKeys';
 import { flashHint } from '../runtime/hints';
 import { KeyPriority } from '../terminal/keyboard/keyInput';
 import { useKeys } from './keys/useKeys';
 import { useAppState, useAppStoreApi, useUiEnv, type UiEnv } from './StoreContext';
+import { approvalHead, commandHead, headOf, keyContext, samplingHead, uiFor, type Head } from './frameHeads';
 import { actionFor } from './keys/keymap';
 import { editorFromText, expandText } from './input/editor';
 import type { AppStore } from '../state/store';
@@ -44,91 +44,6 @@ function allows(answer: FrameAnswer): boolean {
   if (answer.kind === 'sampling') return answer.answer.action === 'approve';
   // A rule line may allow the call it was typed on.
   return answer.kind === 'approval' ? answer.answer.action === 'allow' || answer.answer.action === 'rule' : answer.answer.action === 'run';
-}
-
-const SAMPLING_KIND = { request: 'samplingRequest', running: 'samplingRunning', result: 'samplingResult' } as const;
-
-/** A sampling frame, once no tool-call or command frame waits (those came first, or belong to the turn in front). */
-function samplingHead(sampling: PendingSampling): Head {
-  return { kind: SAMPLING_KIND[sampling.stage], id: sampling.frameId, shownAt: sampling.shownAt, command: sampling.editText };
-}
-
-interface Head extends Pick<FrameKeyContext, 'command' | 'mustEdit' | 'edited' | 'confirmAllow' | 'argumentsText' | 'ruleText'> {
-  kind: FrameKind | 'elicitation';
-  id: string;
-  shownAt: number;
-  /** A rejected argument edit or rule line: the frame opens on that field again, with its text. */
-  retry?: { field: 'args' | 'rule'; text: string };
-}
-
-const CONFIRM_HIDDEN = 'hidden characters in the arguments';
-
-function approvalHead(entry: AppState['approvals'][number]): Head {
-  const call = entry.request.call;
-  const hidden = call.warnings?.some((warning) => warning.kind === 'hidden-characters');
-  const argumentsText = call.arguments !== undefined ? JSON.stringify(call.arguments, null, 2) : call.rawArguments;
-  const ruleText = call.alias !== undefined && call.tool !== undefined ? `allow project ${call.alias}__${call.tool}` : '';
-  return {
-    kind: 'approval',
-    id: call.id,
-    shownAt: entry.shownAt,
-    argumentsText,
-    ruleText,
-    ...(call.retry ? { retry: { field: call.retry.field, text: call.retry.text } } : {}),
-    ...(hidden ? { confirmAllow: CONFIRM_HIDDEN } : {}),
-  };
-}
-
-function commandHead(entry: AppState['commands'][number]): Head {
-  const proposed = entry.command;
-  return { kind: 'command', id: proposed.id, shownAt: entry.shownAt, command: proposed.command, ...(proposed.mustEdit ? { mustEdit: proposed.mustEdit, edited: proposed.edited ?? '' } : {}) };
-}
-
-function headOf(state: AppState): Head | undefined {
-  const approval = state.approvals[0];
-  if (approval) return approvalHead(approval);
-  const elicitation = state.elicitations[0];
-  if (elicitation) return { kind: 'elicitation', id: elicitation.id, shownAt: elicitation.shownAt };
-  const command = state.commands[0];
-  if (command) return commandHead(command);
-  const sampling = state.samplings[0];
-  if (sampling) return samplingHead(sampling);
-  return undefined;
-}
-
-/** The key context of a head as drawn. */
-function keyContext(head: Head, drawn: { shownAt: number; total: number; viewport: number }): FrameKeyContext {
-  const { kind, command, mustEdit, edited, confirmAllow, argumentsText, ruleText } = head;
-  return {
-    kind: kind as FrameKind,
-    shownAt: drawn.shownAt,
-    total: drawn.total,
-    viewport: drawn.viewport,
-    command,
-    ...(mustEdit ? { mustEdit, edited } : {}),
-    ...(confirmAllow ? { confirmAllow } : {}),
-    ...(argumentsText !== undefined ? { argumentsText } : {}),
-    ...(ruleText !== undefined ? { ruleText } : {}),
-  };
-}
-
-/**
- * The frame's UI state for this head: fresh for a new head, `seen` reset when the width changed,
- * and the scroll position and `seen` moved with the body when the header rows above it (`lead`)
- * changed, so what was read stays read and nothing unread counts as read.
- */
-function uiFor(frameUi: FrameUi | undefined, head: Pick<Head, 'id' | 'kind' | 'retry'>, width: number, lead: number): FrameUi {
-  const id = head.id;
-  if (!frameUi || frameUi.id !== id) {
-    const fresh = { ...newFrameUi(id, 0, width, head.kind as FrameKind), seenLead: lead };
-    // An edit or rule line that could not be used comes back as it was typed, to be put right.
-    return head.retry ? { ...fresh, mode: head.retry.field, field: editorFromText(head.retry.text) } : fresh;
-  }
-  if (frameUi.seenWidth !== width) return { ...frameUi, seen: 0, seenRuns: [], seenWidth: width, seenLead: lead };
-  const shift = lead - (frameUi.seenLead ?? 0);
-  if (shift === 0) return frameUi;
-  const seenRuns = (frameUi.seenRuns ?? []).map(([from, to]) => [Math.max(0, from + shift), Math.max(0, to + shift)] as const).filter(([from, to]) => to > from);
-  return { ...frameUi, seen: Math.max(0, frameUi.seen + shift), seenRuns, scrollTop: Math.max(0, frameUi.scrollTop + shift), seenLead: lead };
 }
 
 /**

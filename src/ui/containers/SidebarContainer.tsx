@@ -1,7 +1,8 @@
 import { memo, useMemo } from 'react';
 import { ConnectPrompt } from '../panels/ConnectPrompt';
 import { innerWidth } from '../panels/BoxFrame';
-import { effectiveSelection, serverRowId, Sidebar, sidebarRows } from '../panels/Sidebar';
+import { Sidebar } from '../panels/Sidebar';
+import { effectiveSelection, serverRowId, sidebarRows } from '../panels/sidebarRows';
 import type { Theme } from '../../terminal/theme';
 import { serverDetailLines, ToolDetails, toolDetailLines, toolDetailRows } from '../panels/ToolDetails';
 import { aliasProblem } from '../../runtime/aliases';

@@ -1,8 +1,10 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import type { ServerSnapshot, ServerState } from '../../services/mcp/types';
+import type { ServerSnapshot } from '../../services/mcp/types';
 import { sanitizeLabel } from '../../services/terminal/sanitize';
 import { toolBadge } from './toolBadges';
+import { GLYPH, STATE_TONE, stderrLine, transportLabel } from './serverLabels';
+import { effectiveSelection, NO_RESOURCES, resourceRowId, serverRowId, sidebarRows, toolRowId, type SidebarRow } from './sidebarRows';
 import type { SidebarResource, SidebarUi, ToolBudgetView } from '../../state/types';
 import { LineText } from './Lines';
 import { padLine, signInUrlSegments, truncate, width as textWidth, wrapLine, wrapWords, type Line, type Tone } from './text';
@@ -32,109 +34,10 @@ export function tokenLabel(tokens: number): string {
 /** Marks a switch the user made here (remembered for this directory) apart from the config's. */
 const SWITCHED_MARK = '*';
 
-export const GLYPH: Record<ServerState, string> = {
-  ready: '●',
-  connecting: '◌',
-  error: '✗',
-  'needs-auth': '⚿',
-  disconnected: '○',
-};
-
-const STATE_TONE: Record<ServerState, Tone> = {
-  ready: 'ok',
-  connecting: 'warn',
-  error: 'error',
-  'needs-auth': 'warn',
-  disconnected: 'muted',
-};
-
-export function stateColor(state: ServerState, theme: Theme): string | undefined {
-  switch (state) {
-    case 'ready':
-      return theme.ok;
-    case 'connecting':
-      return theme.warn;
-    case 'error':
-      return theme.error;
-    case 'needs-auth':
-      return theme.warn;
-    case 'disconnected':
-      return theme.muted;
-  }
-}
-
-export function transportLabel(server: ServerSnapshot): string {
-  switch (server.transport) {
-    case 'streamable-http':
-      return 'http';
-    case 'sse':
-      return 'sse';
-    case 'stdio':
-      return 'stdio';
-    case 'in-memory':
-      return 'built-in';
-    default:
-      if (server.target === 'built-in') return 'built-in';
-      return /^https?:/i.test(server.target) ? 'http' : 'stdio';
-  }
-}
-
-/** One stderr line for display: colour codes dropped (they mean nothing here), everything else escaped. */
-export function stderrLine(line: string): string {
-  // eslint-disable-next-line no-control-regex
-  return sanitizeLabel(line.replace(/\x1b\[[0-9;]*m/g, ''));
-}
-
-/** A selectable row: a server, or one of its tools when the server is expanded. */
-export interface SidebarRow {
-  id: string;
-  kind: 'server' | 'tool' | 'resource';
-  alias: string;
-  tool?: string;
-  uri?: string;
-}
-
-export const serverRowId = (alias: string) => `s:${alias}`;
-export const toolRowId = (alias: string, tool: string) => `t:${alias}:${tool}`;
-export const resourceRowId = (alias: string, uri: string) => `r:${alias}:${uri}`;
 const CHANGED_MARK = ' ●';
-
-/** No resources listed: one object, so the rows kept for a server list stay valid. */
-const NO_RESOURCES: Record<string, SidebarResource[]> = {};
-
-/**
- * The last rows built per server list: the sidebar and its keys ask for them on every key and
- * every frame, and with 1,000 tools expanded building them anew is what a key press cost.
- */
-const rowsCache = new WeakMap<readonly ServerSnapshot[], { expanded: readonly string[]; resources: Record<string, SidebarResource[]>; rows: SidebarRow[] }>();
-
-/** The rows ↑/↓ move through, in order (the same array while the servers, resources and what is expanded stay). */
-export function sidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]> = NO_RESOURCES): SidebarRow[] {
-  const cached = rowsCache.get(servers);
-  if (cached?.expanded === expanded && cached.resources === resources) return cached.rows;
-  const rows = buildSidebarRows(servers, expanded, resources);
-  rowsCache.set(servers, { expanded, resources, rows });
-  return rows;
-}
-
-function buildSidebarRows(servers: readonly ServerSnapshot[], expanded: readonly string[], resources: Record<string, SidebarResource[]>): SidebarRow[] {
-  const rows: SidebarRow[] = [];
-  for (const server of servers) {
-    rows.push({ id: serverRowId(server.alias), kind: 'server', alias: server.alias });
-    if (!expanded.includes(server.alias)) continue;
-    for (const tool of server.tools) rows.push({ id: toolRowId(server.alias, tool.name), kind: 'tool', alias: server.alias, tool: tool.name });
-    for (const resource of resources[server.alias] ?? []) rows.push({ id: resourceRowId(server.alias, resource.uri), kind: 'resource', alias: server.alias, uri: resource.uri });
-  }
-  return rows;
-}
 
 /** Notes under a server start below its name (after the cursor, marker and state columns). */
 const NOTE_INDENT = '    ';
-
-/** The selected row: the one chosen, or the first when none is (or the chosen one is gone). */
-export function effectiveSelection(rows: readonly SidebarRow[], selected: string | undefined): string | undefined {
-  return rows.some((row) => row.id === selected) ? selected : rows[0]?.id;
-}
 
 /**
  * Wraps text under a server row at word boundaries, indented to the server's name; past

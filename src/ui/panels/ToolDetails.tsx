@@ -1,7 +1,7 @@
 import type { McpToolInfo, ServerSnapshot } from '../../services/mcp/types';
 import { sanitize, sanitizeLabel, sanitizeStrict } from '../../services/terminal/sanitize';
 import { BoxFrame, FRAME_CHROME_ROWS } from './BoxFrame';
-import { GLYPH, stderrLine, transportLabel } from './Sidebar';
+import { GLYPH, stderrLine, transportLabel } from './serverLabels';
 import { markWhitespace, signInUrlSegments, wrapLine, wrapWords, type Line } from './text';
 import { serverLogLines } from './serverLog';
 import type { Theme } from '../../terminal/theme';
