@@ -1,32 +1,41 @@
 import { accumulate, type AccumulatorState, finalize } from './accumulator';
 import type { BrokerEvent } from './types';
+import type { HttpAnswer } from './http-post';
 import { errorMessageOf, isErrorChunk, isObject } from './wire';
 
-/** Reads at most `maxBytes` of a body as UTF-8 (error bodies, JSON replies); the rest is discarded. */
-export async function readLimited(response: Response, maxBytes: number, onBytes?: (bytes: number) => void): Promise<{ text: string; truncated: boolean }> {
-  if (!response.body) return { text: '', truncated: false };
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  let truncated = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      onBytes?.(value.byteLength);
+/**
+ * Reads at most `maxBytes` of an answer's body as UTF-8 (error bodies, JSON replies, small
+ * documents); the rest is not read: the body is destroyed, and the connection with it.
+ */
+export function readLimited(answer: Pick<HttpAnswer, 'body'>, maxBytes: number, onBytes?: (bytes: number) => void): Promise<{ text: string; truncated: boolean }> {
+  const body = answer.body;
+  if (!body) return Promise.resolve({ text: '', truncated: false });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (truncated: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated });
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      onBytes?.(chunk.byteLength);
       const room = maxBytes - size;
-      size += value.byteLength;
-      text += decoder.decode(value.byteLength > room ? value.subarray(0, room) : value, { stream: true });
-      if (size >= maxBytes) {
-        truncated = size > maxBytes;
-        break;
-      }
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return { text: text + decoder.decode(), truncated };
+      chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+      size += chunk.byteLength;
+      if (size < maxBytes) return;
+      finish(size > maxBytes);
+      body.destroy();
+    });
+    body.once('end', () => finish(false));
+    body.once('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+  });
 }
 
 /** Text that is SSE although the content type did not say so (some proxies label it text/plain). */

@@ -1,21 +1,48 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /**
- * The chat request's POST over node:http instead of the global fetch. A streamed answer is one
- * small socket read per token and a tool loop one request per call; on this project's bench
- * machine a bare client reading 2,000 tokens at 200 a second spends 0.70 s of CPU with fetch and
- * 0.44 s with node:http, and a bare 20-call loop waits 3.7 ms per call with fetch and 1.6 ms with
- * node:http (`npm run bench -- --only floor`, BENCHMARKS.md). It resolves with a standard Response,
- * so ky's retries and everything that reads the answer stay as they are.
+ * Requests to the model's server over node:http instead of the global fetch: the chat request (a
+ * streamed answer is one small socket read per token, a tool loop one request per call) and the
+ * small documents around it (http-text.ts: window probes, token counts, the model list). On this
+ * project's bench machine a bare client reading 2,000 tokens at 200 a second spends 0.70 s of CPU
+ * with fetch and 0.44 s with node:http, and a bare 20-call loop waits 3.7 ms per call with fetch
+ * and 1.6 ms with node:http (`npm run bench -- --only floor`, BENCHMARKS.md).
  *
- * What fetch does for this request, it does too: a kept-alive connection per host, a compressed
- * body decompressed, a redirect followed (credentials kept only on the same origin), an abort that
- * ends the connection, and failures in fetch's shape: a TypeError "fetch failed" whose cause is the
- * socket error (what errors.ts reads).
+ * The answer is not a web Response either: Response, Headers and Request are undici's, and the
+ * first of them a process touches loads it, about 85 ms of CPU and 9 MB of memory (the first fetch
+ * about 90-150 ms and 14 MB), for nothing the app reads. An HttpAnswer is the status, a header
+ * lookup and node's body stream.
+ *
+ * What fetch does for these requests, they do too: a kept-alive connection per host, a compressed
+ * body decompressed, a redirect followed (credentials kept only on the same origin; a 303, or a
+ * 301/302 after a POST, continues as a GET) or refused, an abort that ends the connection, and
+ * failures in fetch's shape: a TypeError "fetch failed" whose cause is the socket error (what
+ * errors.ts reads).
  */
+
+/** A server's answer: its status, its headers and its body (decompressed), before the body is read. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  /** A 2xx status. */
+  readonly ok: boolean;
+  /** A header's value (names in any case), or null; repeated headers joined with ", " as fetch does. */
+  readonly headers: { get(name: string): string | null };
+  /** The body, read or destroyed by whoever takes the answer; undefined for a status without one. */
+  readonly body: Readable | undefined;
+}
+
+export interface SendInit {
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  /** As fetch's: follow (the default), refuse with a failure, or hand back the 3xx answer itself. */
+  redirect?: 'follow' | 'error' | 'manual';
+}
 
 /**
  * How long a kept-alive connection may sit unused before it is closed (undici's default too). A
@@ -36,12 +63,6 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 /** Statuses a Response may not carry a body with. */
 const NULL_BODY = new Set([204, 205, 304]);
 
-export interface PostInit {
-  headers: Headers;
-  body: string;
-  signal: AbortSignal;
-  redirect?: RequestRedirect;
-}
 
 function fetchFailed(cause: unknown): TypeError {
   return new TypeError('fetch failed', { cause });
@@ -81,70 +102,6 @@ function nodeBody(response: IncomingMessage): Readable {
   return source;
 }
 
-/**
- * The same body as a web stream, for the Response (ky, error bodies, JSON answers). It holds at
- * most one read, so a slow reader slows the server instead of buffering the answer; it starts
- * listening only when first read, so a body read through `nodeBodyOf` never passes through it.
- */
-function webBody(source: Readable): ReadableStream<Uint8Array> {
-  let listening = false;
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (listening) {
-          source.resume();
-          return;
-        }
-        listening = true;
-        source.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) source.pause();
-        });
-        source.once('end', () => {
-          if (settled) return;
-          settled = true;
-          controller.close();
-        });
-        source.once('error', (error: Error) => {
-          if (settled) return;
-          settled = true;
-          controller.error(error instanceof TypeError ? error : fetchFailed(error));
-        });
-      },
-      cancel() {
-        settled = true;
-        source.destroy();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-const nodeBodies = new WeakMap<Response, Readable>();
-
-/**
- * The node stream behind a Response from `httpPost`, for a reader that wants the socket's reads
- * without web streams between (sse.ts); undefined for any other Response. Read one or the other.
- */
-export function nodeBodyOf(response: Response): Readable | undefined {
-  return nodeBodies.get(response);
-}
-
-function headersOf(response: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = response.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    try {
-      headers.append(raw[index]!, raw[index + 1]!);
-    } catch {
-      // A header Headers refuses (an invalid name or value): left out rather than failing the answer.
-    }
-  }
-  return headers;
-}
-
 /** Like fetch: at most this many redirects, then a failure. */
 const MAX_REDIRECTS = 20;
 /**
@@ -154,41 +111,73 @@ const MAX_REDIRECTS = 20;
  */
 const ORIGIN_BOUND = ['authorization', 'proxy-authorization', 'cookie', 'api-key', 'x-api-key'];
 
-/** Where a redirect leads, as fetch would go: 307/308 POST the same body again, the others GET. */
-function followRedirect(agents: Agents, url: URL, location: string, status: number, init: PostInit, hops: number): Promise<Response> {
-  if (hops >= MAX_REDIRECTS) return Promise.reject(fetchFailed(new Error('redirect count exceeded')));
-  const next = new URL(location, url);
-  const headers = new Headers(init.headers);
-  if (next.origin !== url.origin) for (const name of ORIGIN_BOUND) headers.delete(name);
-  if (status === 307 || status === 308) return post(agents, next.href, { ...init, headers }, hops + 1);
-  headers.delete('content-type');
-  return globalThis.fetch(next, { method: 'GET', headers, signal: init.signal, redirect: init.redirect });
+const ok = (status: number) => status >= 200 && status < 300;
+
+function headerLookup(response: IncomingMessage): HttpAnswer['headers'] {
+  return {
+    get(name) {
+      const value = response.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
-/** POSTs `init.body` to `url`; resolves with the response once its headers arrive. */
-export function httpPost(url: string, init: PostInit): Promise<Response> {
-  return post(sharedAgents, url, init, 0);
+/** What fetch answers, as an HttpAnswer (a scheme node:http does not speak is fetch's to refuse). */
+async function viaFetch(url: string, init: SendInit): Promise<HttpAnswer> {
+  const response = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), signal: init.signal, redirect: init.redirect ?? 'follow' });
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    ok: response.ok,
+    headers: response.headers,
+    body: response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined,
+  };
+}
+
+/** The request a redirect leads to, as fetch would make it. */
+function redirected(from: URL, location: string, status: number, init: SendInit): { url: string; init: SendInit } {
+  const next = new URL(location, from);
+  const headers = { ...init.headers };
+  const drop = (names: readonly string[]) => {
+    for (const name of Object.keys(headers)) if (names.includes(name.toLowerCase())) delete headers[name];
+  };
+  if (next.origin !== from.origin) drop(ORIGIN_BOUND);
+  const method = init.method ?? 'POST';
+  if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+    drop(['content-type', 'content-length']);
+    const { body: _dropped, ...rest } = init;
+    return { url: next.href, init: { ...rest, method: 'GET', headers } };
+  }
+  return { url: next.href, init: { ...init, headers } };
+}
+
+/** Sends one request; resolves with the answer once its headers arrive. */
+export function httpSend(url: string, init: SendInit): Promise<HttpAnswer> {
+  return send(sharedAgents, url, init, 0);
+}
+
+/** POSTs `body` to `url` (the chat request). */
+export function httpPost(url: string, init: Omit<SendInit, 'method' | 'body'> & { body: string }): Promise<HttpAnswer> {
+  return send(sharedAgents, url, { ...init, method: 'POST' }, 0);
 }
 
 /** `httpPost` over connections of their own, closed after `idleMs` unused (tests of the idle limit). */
-export function httpPostClosingIdleAfter(idleMs: number): (url: string, init: PostInit) => Promise<Response> {
+export function httpPostClosingIdleAfter(idleMs: number): (url: string, init: Omit<SendInit, 'method' | 'body'> & { body: string }) => Promise<HttpAnswer> {
   const agents = agentsClosingIdleAfter(idleMs);
-  return (url, init) => post(agents, url, init, 0);
+  return (url, init) => send(agents, url, { ...init, method: 'POST' }, 0);
 }
 
-function post(agents: Agents, url: string, init: PostInit, hops: number): Promise<Response> {
+function send(agents: Agents, url: string, init: SendInit, hops: number): Promise<HttpAnswer> {
   const target = new URL(url);
-  const agent = agents[target.protocol as keyof typeof agents];
-  if (!agent) return globalThis.fetch(url, { method: 'POST', headers: init.headers, body: init.body, signal: init.signal, redirect: init.redirect });
+  const agent = Object.hasOwn(agents, target.protocol) ? agents[target.protocol as keyof Agents] : undefined;
+  if (!agent) return viaFetch(url, init);
   if (init.signal.aborted) return Promise.reject(init.signal.reason);
-  const payload = Buffer.from(init.body, 'utf8');
+  const payload = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
   const headers: Record<string, string> = { accept: '*/*' };
-  init.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  headers['content-length'] = String(payload.byteLength);
-  return new Promise<Response>((resolve, reject) => {
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method: 'POST', agent, headers, signal: init.signal });
+  for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
+  if (payload) headers['content-length'] = String(payload.byteLength);
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const request = (target.protocol === 'https:' ? https : http).request(target, { method: init.method ?? 'POST', agent, headers, signal: init.signal });
     // The idle limit is for a connection in the pool (the agent sets it again when the answer ends):
     // on one in use, node would refresh its timer on every read, one per streamed token.
     request.once('socket', (socket) => {
@@ -198,23 +187,20 @@ function post(agents: Agents, url: string, init: PostInit, hops: number): Promis
     request.once('error', (error) => reject(init.signal.aborted ? init.signal.reason : fetchFailed(error)));
     request.once('response', (response) => {
       const status = response.statusCode ?? 0;
-      if (REDIRECT.has(status) && response.headers.location && init.redirect !== 'manual') {
+      const location = response.headers.location;
+      if (REDIRECT.has(status) && location && init.redirect !== 'manual') {
         response.resume();
-        if (init.redirect === 'error') reject(fetchFailed(new Error(`unexpected redirect to ${response.headers.location}`)));
-        else resolve(followRedirect(agents, target, response.headers.location, status, init, hops));
+        if (init.redirect === 'error') reject(fetchFailed(new Error(`unexpected redirect to ${location}`)));
+        else if (hops >= MAX_REDIRECTS) reject(fetchFailed(new Error('redirect count exceeded')));
+        else {
+          const next = redirected(target, location, status, init);
+          resolve(send(agents, next.url, next.init, hops + 1));
+        }
         return;
       }
-      try {
-        const source = NULL_BODY.has(status) ? undefined : nodeBody(response);
-        if (!source) response.resume();
-        const answer = new Response(source ? webBody(source) : null, { status, statusText: response.statusMessage ?? '', headers: headersOf(response) });
-        if (source) nodeBodies.set(answer, source);
-        resolve(answer);
-      } catch (error) {
-        // A status a Response cannot have (below 200 or above 599).
-        response.destroy();
-        reject(fetchFailed(new Error(`HTTP status ${status}: ${error instanceof Error ? error.message : String(error)}`)));
-      }
+      const body = NULL_BODY.has(status) ? undefined : nodeBody(response);
+      if (!body) response.resume();
+      resolve({ status, statusText: response.statusMessage ?? '', ok: ok(status), headers: headerLookup(response), body });
     });
     request.end(payload);
   });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AccumulatorState, createAccumulator, finalize } from './accumulator';
 import { looksLikeSse, readJsonReply, readLimited } from './body';
-import { connect, HTTPError } from './connect';
-import { nodeBodyOf } from './http-post';
+import { connect, HttpStatusError } from './connect';
+import type { HttpAnswer } from './http-post';
 import { createAsyncQueue, drainUntil } from '../shared/async-queue';
 import { formatDuration } from '../shared/duration';
 import { redact } from '../shared/redact';
@@ -183,7 +183,7 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   }
 
   try {
-    let response: Response | undefined;
+    let response: HttpAnswer | undefined;
     let resent = false;
     while (!response) {
       const includeUsage = wantsStreamUsage(model);
@@ -202,7 +202,7 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
         });
         response = yield* drainUntil(statuses, pending);
       } catch (error) {
-        if (!(error instanceof HTTPError)) {
+        if (!(error instanceof HttpStatusError)) {
           // A kept-alive connection the server closed meanwhile (it restarted) fails at once with a
           // reset; one fresh connection tells "restarted" from "down" before we report anything.
           if (!resent && !signal.aborted && isConnectionReset(error)) {
@@ -211,19 +211,19 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
           }
           throw error;
         }
-        const { text } = await readLimited(error.response, ERROR_BODY_BYTES);
-        if (includeUsage && model.streamUsage === undefined && rejectsStreamOptions(error.response.status, text)) {
+        const { text } = await readLimited(error.answer, ERROR_BODY_BYTES);
+        if (includeUsage && model.streamUsage === undefined && rejectsStreamOptions(error.answer.status, text)) {
           // Asked again at once without the field; remembered for this session.
           rememberNoStreamOptions(model);
           continue;
         }
-        return yield* httpFailure(error.response.status, text, error.response.headers.get('retry-after'));
+        return yield* httpFailure(error.answer.status, text, error.answer.headers.get('retry-after'));
       }
     }
 
     streaming = true;
     const contentType = response.headers.get('content-type') ?? '';
-    let body: ReadableStream<Uint8Array> | null = response.body;
+    let body: ReadableStream<Uint8Array> | HttpAnswer['body'] = response.body;
     if (!/event-stream/i.test(contentType)) {
       const { text } = await readLimited(response, JSON_REPLY_BYTES, () => watchdog.activity());
       if (!looksLikeSse(text)) {
@@ -246,9 +246,8 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
       return;
     }
 
-    // The chat transport's own body when it is the one read (no web stream between socket and parser).
-    const source = (body === response.body ? nodeBodyOf(response) : undefined) ?? body;
-    const outcome = yield* accumulateStream(parseSse(source, { onBytes: () => watchdog.activity() }), state, signal);
+    // The socket's reads themselves (no web stream between socket and parser), or the text read above.
+    const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state, signal);
     state = outcome.state;
     if (outcome.failure !== undefined) return yield* failed(outcome.failure);
     yield* finalize(state, 'complete');

@@ -1,4 +1,4 @@
-import { readLimited } from './body';
+import { httpText } from './http-text';
 import { formatDuration } from '../shared/duration';
 import { redact } from '../shared/redact';
 import { credentialSource, httpErrorMessage, networkReason, oneLine } from './errors';
@@ -109,9 +109,7 @@ export async function listServerModels(model: ModelConfig, options: ModelListOpt
   let text: string;
   try {
     const headers = { ...buildHeaders(model, key.key), accept: 'application/json' };
-    const response = await fetch(modelsUrl(model.baseUrl), { headers, signal });
-    status = response.status;
-    ({ text } = await readLimited(response, MODEL_LIST_BYTES));
+    ({ status, text } = await httpText(modelsUrl(model.baseUrl), { method: 'GET', headers, signal, maxBytes: MODEL_LIST_BYTES }));
   } catch (error) {
     if (timeout.aborted) throw fail(`no answer within ${formatDuration(options.timeoutMs, 'rounded')}`, 'unreachable');
     throw fail(networkReason(error), 'unreachable');

@@ -6,7 +6,7 @@
 // not asked again for a while, and every part without a count falls back to the calibrated
 // estimate (estimate.ts, calibration.ts). Nothing here throws.
 import { createHash } from 'node:crypto';
-import { readLimited } from '../broker/body';
+import { httpText } from '../broker/http-text';
 import { buildHeaders, resolveApiKey } from '../broker/request';
 import type { ModelConfig } from '../broker/types';
 import { isObject } from '../broker/wire';
@@ -81,14 +81,15 @@ export function createServerTokens(options: ServerTokensOptions): ServerTokens {
     const url = new URL('tokenize', root.endsWith('/') ? root : `${root}/`);
     try {
       asked++;
-      const response = await fetch(url, {
+      const response = await httpText(url.href, {
         method: 'POST',
         headers: { ...buildHeaders(model, key), accept: 'application/json' },
         body: JSON.stringify({ content: text, add_special: false }),
         signal,
+        maxBytes: RESPONSE_BYTES,
         redirect: 'error',
       });
-      const { text: body } = await readLimited(response, RESPONSE_BYTES);
+      const body = response.text;
       if (response.status === 404 || response.status === 405 || response.status === 501) return 'missing';
       if (!response.ok) return undefined;
       const parsed: unknown = JSON.parse(body);

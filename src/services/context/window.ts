@@ -17,7 +17,7 @@
 // endpoints are asked together first, the model list only when none of them answered. Every request
 // goes to the base URL's own origin (the key is never sent elsewhere; redirects are refused), all
 // under one timeout; any failure leaves the window unknown, with the reason.
-import { readLimited } from '../broker/body';
+import { httpText } from '../broker/http-text';
 import { buildHeaders, resolveApiKey } from '../broker/request';
 import type { ModelConfig } from '../broker/types';
 import { isObject, type JsonObject } from '../broker/wire';
@@ -83,15 +83,15 @@ async function fetchJson(model: ModelConfig, url: URL, key: string | undefined, 
   if (!sameOrigin(url, model.baseUrl)) return undefined;
   try {
     const headers = { ...buildHeaders(model, key), accept: 'application/json' };
-    const response = await fetch(url, {
+    const { ok, text } = await httpText(url.href, {
       method: body === undefined ? 'GET' : 'POST',
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal,
+      maxBytes: PROBE_BYTES,
       redirect: 'error',
     });
-    const { text } = await readLimited(response, PROBE_BYTES);
-    if (!response.ok) return undefined;
+    if (!ok) return undefined;
     const parsed: unknown = JSON.parse(text);
     return isObject(parsed) ? parsed : undefined;
   } catch {

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS, nodeBodyOf } from '../../../src/services/broker/http-post';
+import { readLimited } from '../../../src/services/broker/body';
+import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS, type HttpAnswer } from '../../../src/services/broker/http-post';
 import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
 
 // The chat request goes over node:http (src/services/broker/http-post.ts), not the global fetch.
@@ -18,6 +19,8 @@ import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
 // test's control.
 
 const execFileAsync = promisify(execFile);
+
+const bodyText = async (answer: HttpAnswer) => (await readLimited(answer, 1024 * 1024)).text;
 
 const SSE_ANSWER = ['{"choices":[{"delta":{"role":"assistant","content":"Hello"}}]}', '{"choices":[{"delta":{"content":" there"}}]}', '{"choices":[{"delta":{},"finish_reason":"stop"}]}', '[DONE]']
   .map((data) => `data: ${data}\n\n`)
@@ -113,7 +116,7 @@ describe('the chat transport', () => {
   // IDLE_MS so they take a second, not eight.
   const IDLE_MS = 300;
   const postTo = (url: string) =>
-    httpPostClosingIdleAfter(IDLE_MS)(`${url}/chat/completions`, { headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify({ messages: hello }), signal: new AbortController().signal });
+    httpPostClosingIdleAfter(IDLE_MS)(`${url}/chat/completions`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: hello }), signal: new AbortController().signal });
 
   it('closes a kept-alive connection left unused: one a NAT dropped silently is never reused much later', async () => {
     expect(IDLE_CONNECTION_MS).toBe(4000);
@@ -121,7 +124,7 @@ describe('the chat transport', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.end(SSE_ANSWER);
     });
-    expect(await (await postTo(server.url)).text()).toBe(SSE_ANSWER);
+    expect(await bodyText(await postTo(server.url))).toBe(SSE_ANSWER);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 2));
     expect(server.closed()).toBe(0);
     for (let wait = 0; wait < 30 && server.closed() === 0; wait++) await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 10));
@@ -137,7 +140,7 @@ describe('the chat transport', () => {
         setTimeout(() => response.end(SSE_ANSWER.slice(20)), IDLE_MS * 2);
       }, IDLE_MS * 2);
     });
-    expect(await (await postTo(server.url)).text()).toBe(SSE_ANSWER);
+    expect(await bodyText(await postTo(server.url))).toBe(SSE_ANSWER);
   });
 
   it('times a connection only while it waits in the pool: one carrying an answer has no timer to refresh on each read', async () => {
@@ -148,20 +151,20 @@ describe('the chat transport', () => {
       finish = () => response.end(SSE_ANSWER.slice(20));
     });
     const transport = httpPostClosingIdleAfter(IDLE_MS);
-    const send = () => transport(`${server.url}/chat/completions`, { headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify({ messages: hello }), signal: new AbortController().signal });
+    const send = () => transport(`${server.url}/chat/completions`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: hello }), signal: new AbortController().signal });
     const answer = await send();
-    const socket = (nodeBodyOf(answer) as http.IncomingMessage).socket;
+    const socket = (answer.body as http.IncomingMessage).socket;
     expect(socket.timeout).toBe(0);
     finish();
-    expect(await answer.text()).toBe(SSE_ANSWER);
+    expect(await bodyText(answer)).toBe(SSE_ANSWER);
     for (let wait = 0; wait < 20 && socket.timeout !== IDLE_MS; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(socket.timeout).toBe(IDLE_MS);
     // Taken from the pool for the next request: no timer again while it answers.
     const next = await send();
-    expect((nodeBodyOf(next) as http.IncomingMessage).socket).toBe(socket);
+    expect((next.body as http.IncomingMessage).socket).toBe(socket);
     expect(socket.timeout).toBe(0);
     finish();
-    await next.text();
+    await bodyText(next);
   });
 
   it('reads an answer the server compressed', async () => {
@@ -194,8 +197,8 @@ describe('the chat transport', () => {
       gzip.write(FIRST_WORD);
       gzip.flush();
     });
-    const answer = await httpPostClosingIdleAfter(IDLE_MS)(`${server.url}/chat/completions`, { headers: new Headers(), body: '{}', signal: new AbortController().signal });
-    const body = nodeBodyOf(answer)!;
+    const answer = await httpPostClosingIdleAfter(IDLE_MS)(`${server.url}/chat/completions`, { headers: {}, body: '{}', signal: new AbortController().signal });
+    const body = answer.body!;
     const first = await new Promise<string>((resolve) => body.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
     expect(first).toBe(FIRST_WORD);
     // What sse.ts does when the reader stops: the decompressed stream is destroyed, nothing else.
