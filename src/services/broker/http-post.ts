@@ -193,7 +193,14 @@ function send(agents: Agents, url: string, init: SendInit, hops: number): Promis
         if (init.redirect === 'error') reject(fetchFailed(new Error(`unexpected redirect to ${location}`)));
         else if (hops >= MAX_REDIRECTS) reject(fetchFailed(new Error('redirect count exceeded')));
         else {
-          const next = redirected(target, location, status, init);
+          let next: ReturnType<typeof redirected>;
+          try {
+            next = redirected(target, location, status, init);
+          } catch (error) {
+            // A Location that is no URL at all: a failure of this request, as in fetch.
+            reject(fetchFailed(error));
+            return;
+          }
           resolve(send(agents, next.url, next.init, hops + 1));
         }
         return;

@@ -90,6 +90,16 @@ describe('requests to the model server without fetch', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('fails a redirect to an address that is no URL, as fetch does, instead of throwing out of the socket', async () => {
+    const { url } = await serve((_request, response) => {
+      response.writeHead(302, { location: 'http://[not-a-host' });
+      response.end();
+    });
+    const failure = await httpText(`${url}/v1/models`, { method: 'GET', headers: {}, signal: signal(), maxBytes: 1024 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as TypeError).message).toBe('fetch failed');
+  });
+
   it('follows a 303 after a POST as a GET without the body, and keeps the key on its own origin only', async () => {
     const other = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
