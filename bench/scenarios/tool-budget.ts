@@ -4,11 +4,15 @@
  *
  * - In the app: spawn to first frame (compare "MCP start: no servers"), all 20 ready, RSS growth
  *   from the first frame to all ready (the MCP client and 1,000 tools) and 2 s later, and how fast the sidebar
- *   answers ↓ on a server with 50 tools (key written -> the cursor row redrawn).
+ *   answers ↓ on a server with 50 tools (key written -> the cursor row redrawn); one of the
+ *   servers alone, spawn to ready (the "slowest single one" of the all-ready target); and the
+ *   floor under that target: bare SDK clients starting one and all 20 servers (bench/floor-mcp.mjs).
  * - In process: building a request's tools array once cached (the index and the offer, with tool
  *   search on), the first build, one search, and the heap that index, offer and search index take.
  */
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { loadConfig } from '../../src/services/config/load';
 import type { McpToolInfo, ServerSnapshot } from '../../src/services/mcp/index';
 import { buildToolIndex } from '../../src/services/tools/names';
@@ -21,17 +25,23 @@ import { inputBoxVisible, keys, MB, ROOT, screenHas, spawnApp, type BenchContext
 import { median, percentile } from '../lib/results';
 import { sleep } from '../lib/terminal';
 
+const execFileAsync = promisify(execFile);
+
 export const SERVERS = 20;
 export const PER_SERVER = 50;
 export const TOOL_BUDGET_APP = `tool budget: ${SERVERS} servers, ${SERVERS * PER_SERVER} tools (TUI)`;
 export const TOOL_BUDGET_CORE = `tool budget: ${SERVERS * PER_SERVER} tools (in process)`;
 export const RSS_GROWTH_LATER = 'RSS growth, first frame to 2 s after all ready';
+export const READY_ONE = 'spawn to all servers ready, one of the servers alone';
+/** Bare SDK clients starting the same servers (bench/floor-mcp.mjs): what 20 node processes cost this machine. */
+export const TOOL_BUDGET_FLOOR = `tool budget: bare MCP clients, the same servers (floor)`;
+const FLOOR_MCP = path.join(ROOT, 'bench', 'floor-mcp.mjs');
 
 const alias = (index: number) => `srv${String(index).padStart(2, '0')}`;
 
-function servers(perServer: number): Record<string, unknown> {
+function servers(perServer: number, count = SERVERS): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (let index = 0; index < SERVERS; index++) {
+  for (let index = 0; index < count; index++) {
     result[alias(index)] = { command: process.execPath, args: [path.join(ROOT, 'test', 'helpers', 'many-tools-server.mjs'), '--count', String(perServer), '--offset', String(index * PER_SERVER)] };
   }
   return result;
@@ -77,8 +87,33 @@ async function readyOnce(ctx: BenchContext, perServer: number, label: string): P
   }
 }
 
+/** The slowest single one of the servers (they are alike): one of them alone, spawn to ready. */
+async function singleOnce(ctx: BenchContext): Promise<void> {
+  await ctx.settle();
+  const home = scratchHome(brokerConfig(ctx.broker.url, { builtin: false, mcp: { servers: servers(PER_SERVER, 1), connectTimeoutMs: 120_000 } }));
+  const term = spawnApp(ctx, home);
+  try {
+    const ready = await term.waitFor(screenHas('mcp 1/1'), 60_000, 'the server ready');
+    ctx.results.add(TOOL_BUDGET_APP, READY_ONE, 'ms', ready.at - term.startedAt);
+  } finally {
+    await term.close(keys.ctrlD);
+    home.dispose();
+  }
+}
+
+/** bench/floor-mcp.mjs starting `count` of the servers; its own start to the last tool list. */
+async function floorOnce(ctx: BenchContext, count: number): Promise<void> {
+  await ctx.settle();
+  const { stdout } = await execFileAsync(process.execPath, [FLOOR_MCP, String(count)], { cwd: ROOT, timeout: 120_000 });
+  const { readyMs } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { readyMs: number };
+  ctx.results.add(TOOL_BUDGET_FLOOR, count === 1 ? 'start to one server listed' : `start to ${count} servers listed`, 'ms', readyMs);
+}
+
 async function appOnce(ctx: BenchContext): Promise<void> {
   await baselineOnce(ctx);
+  await singleOnce(ctx);
+  await floorOnce(ctx, 1);
+  await floorOnce(ctx, SERVERS);
   // The same 20 servers with one tool each: what connecting costs apart from the tools.
   await (await readyOnce(ctx, 1, 'RSS growth, first frame to all ready, 20 tools')).dispose();
   await ctx.settle();
