@@ -137,9 +137,13 @@ async function appOnce(ctx: BenchContext): Promise<void> {
     const later = term.sample();
     if (first.sample && later) ctx.results.add(TOOL_BUDGET_APP, RSS_GROWTH_LATER, 'MB', (later.rssBytes - first.sample.rssBytes) / MB);
     void costed;
-    term.write('\t'); // focus the sidebar
+    // Each step waits for its own frame before the next key: `quiet` alone returns at once on a
+    // screen that was already quiet, and the first ↓ then also paid for the focus and the expand.
+    term.write('\t'); // focus the sidebar: the cursor is on the first server
+    await term.waitFor((lines) => lines.some((line) => line.includes('›') && line.includes(alias(0))), 5000, 'the sidebar focused');
     await term.quiet(200);
     term.write(keys.enter); // expand the first server's 50 tools
+    await term.waitFor((lines) => lines.some((line) => line.includes('▾') && line.includes(alias(0))), 5000, 'the first server expanded');
     await term.quiet(200);
     const answers: number[] = [];
     const cpuBefore = term.sample();
