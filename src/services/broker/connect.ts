@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { formatDuration } from '../shared/duration';
 import { htmlText, oneLine } from './errors';
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry';
@@ -36,22 +37,6 @@ function shortServerMessage(body: string): string {
   return oneLine(message ?? htmlText(body) ?? body, 120);
 }
 
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * POSTs the request (over node:http, http-post.ts). Retries 429 and 5xx only — these arrive before
  * any of the answer, so a retry can never repeat or lose text — at most `maxRetries` times, waiting
@@ -80,6 +65,7 @@ export async function connect(options: ConnectOptions): Promise<HttpAnswer> {
     const said = shortServerMessage(await options.readBody(answer).catch(() => ''));
     options.watchdog.pause();
     options.status(`HTTP ${answer.status}${said ? `: ${said}` : ''}; retrying in ${formatDuration(wait, 'rounded')} (${attempt}/${options.maxRetries})`);
-    await pause(wait, options.signal);
+    // An abort ends the wait at once (rejecting with an AbortError; streamChat reports the cancel).
+    await delay(wait, undefined, { signal: options.signal });
   }
 }

@@ -144,7 +144,7 @@ function redirected(from: URL, location: string, status: number, init: SendInit)
   if (next.origin !== from.origin) drop(ORIGIN_BOUND);
   const method = init.method ?? 'POST';
   if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
-    drop(['content-type', 'content-length']);
+    drop(['content-type']);
     const { body: _dropped, ...rest } = init;
     return { url: next.href, init: { ...rest, method: 'GET', headers } };
   }
