@@ -52,6 +52,11 @@ export interface RuntimeOptions {
    * before they are connected waits a moment for them (conversation/server-wait.ts).
    */
   startsServers?: boolean;
+  /**
+   * The front end shows an answer's text at most once per this many ms (the TUI's frame time): the
+   * broker reads text no more often (BrokerRequest.textPaceMs). Unset (`-p`): as it arrives.
+   */
+  textPaceMs?: number;
   /** May a server's sign-in open a browser and wait? Default yes (see mcp.ts). */
   interactive?: boolean;
   /** Who answers a server's elicitation (see mcp.ts). */
@@ -217,6 +222,7 @@ export function createRuntime(config: AppConfig, options: RuntimeOptions): Runti
           env,
           // The TUI's messages wait a moment for servers still starting; `-p` waits for every server before its message (cli/headless.ts).
           ...(startingServers ? { startingServers } : {}),
+          ...(options.textPaceMs ? { textPaceMs: options.textPaceMs } : {}),
         },
       }),
     contextWindow(modelName) {

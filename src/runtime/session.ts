@@ -108,6 +108,8 @@ export function createSession(options: SessionOptions): Session {
     sampling: { prompter: storeSamplingPrompter(store), currentModel: () => store.getState().modelName },
     // It starts them right after the first frame (below).
     startsServers: true,
+    // The answer's text reaches the screen at most maxFps times a second (the batcher below).
+    textPaceMs: Math.floor(1000 / config.ui.maxFps),
   });
   const { mcp } = runtime;
   let modelName = config.defaultModel;

@@ -53,8 +53,17 @@ export const IDLE_CONNECTION_MS = 4000;
 
 type Agents = { 'http:': http.Agent; 'https:': https.Agent };
 
+/**
+ * Node keeps up to 16 KiB of a socket's unread bytes, and of a response's, reading the socket on
+ * until that is full. A streamed answer read at the screen's pace (sse-node.ts) would then still
+ * wake the process for every token (some 130 of them fit). With nothing kept, a socket nobody reads
+ * stops being read, and the kernel holds what arrives until the next read takes it all at once.
+ * Reads while someone is reading are as before: node hands each straight on.
+ */
+const SOCKET_OPTIONS = { keepAlive: true, readableHighWaterMark: 1 };
+
 function agentsClosingIdleAfter(idleMs: number): Agents {
-  return { 'http:': new http.Agent({ keepAlive: true, timeout: idleMs }), 'https:': new https.Agent({ keepAlive: true, timeout: idleMs }) };
+  return { 'http:': new http.Agent({ ...SOCKET_OPTIONS, timeout: idleMs }), 'https:': new https.Agent({ ...SOCKET_OPTIONS, timeout: idleMs }) };
 }
 
 const sharedAgents = agentsClosingIdleAfter(IDLE_CONNECTION_MS);

@@ -84,6 +84,11 @@ export interface BrokerRequest {
   timeouts?: Partial<BrokerTimeouts>;
   maxRetries?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * While the answer is only text, read it at most once per this many ms (the screen's frame time:
+   * text shown no more often gains nothing from being read more often). Unset: as it arrives.
+   */
+  textPaceMs?: number;
 }
 
 /** The broker's one entry point; the conversation loop takes it as a dependency so tests can swap servers. */

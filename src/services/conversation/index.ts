@@ -78,6 +78,8 @@ export interface ConversationDeps {
   keepResult?: (call: { id: string; name: string }, content: string) => string;
   /** The servers being started (TUI): a message waits a moment for them before its first request. */
   startingServers?: StartingServers;
+  /** Read an answer's text at most once per this many ms (BrokerRequest.textPaceMs); unset: as it arrives. */
+  textPaceMs?: number;
   /** Working directory and environment for commands. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -200,6 +202,7 @@ export async function* runConversation(input: ConversationInput): AsyncGenerator
           timeouts,
           maxRetries: config.broker.maxRetries,
           ...(deps.env ? { env: deps.env } : {}),
+          ...(deps.textPaceMs ? { textPaceMs: deps.textPaceMs } : {}),
         },
         { holdOverflow: true },
       );

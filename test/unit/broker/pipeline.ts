@@ -56,3 +56,17 @@ export async function eventsOf(pieces: Uint8Array[], options: { maxEventChars?: 
     events.push(step.value);
   }
 }
+
+/**
+ * Events with neighbouring text deltas (or reasoning deltas) joined: the text of one read is one
+ * delta, so how deltas are cut depends on how the bytes arrived; what they say does not.
+ */
+export function joinText(events: readonly BrokerEvent[]): BrokerEvent[] {
+  const joined: BrokerEvent[] = [];
+  for (const event of events) {
+    const last = joined[joined.length - 1];
+    if ((event.type === 'text-delta' || event.type === 'reasoning-delta') && last?.type === event.type) joined[joined.length - 1] = { ...last, text: last.text + event.text };
+    else joined.push(event);
+  }
+  return joined;
+}
