@@ -131,6 +131,21 @@ function headerLookup(response: IncomingMessage): HttpAnswer['headers'] {
   };
 }
 
+/**
+ * An abort when the answer's body has all arrived but is not read to its end (its reader takes it
+ * at the screen's pace, or stopped reading): the request's own abort would have node read the body
+ * to its end while it destroys the socket, so the socket goes back to the pool with the destroy's
+ * error still to come, and that error then reaches no listener (an uncaught exception). Ending
+ * the body first, with the abort as its failure, keeps the socket out of the pool; its reader hears
+ * the failure as it would have.
+ */
+function endUnreadBody(response: IncomingMessage | undefined, reason: unknown): void {
+  if (!response || !response.complete || response.readableEnded || response.destroyed) return;
+  // A body nobody reads any more (a reader that was released or cancelled) must not throw either.
+  response.once('error', () => {});
+  response.destroy(fetchFailed(reason));
+}
+
 /** What fetch answers, as an HttpAnswer (a scheme node:http does not speak is fetch's to refuse). */
 async function viaFetch(url: string, init: SendInit): Promise<HttpAnswer> {
   const response = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), signal: init.signal, redirect: init.redirect ?? 'follow' });
@@ -186,7 +201,12 @@ function send(agents: Agents, url: string, init: SendInit, hops: number): Promis
   for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
   if (payload) headers['content-length'] = String(payload.byteLength);
   return new Promise<HttpAnswer>((resolve, reject) => {
+    // Before the request's own abort listener, which this one precedes: see endUnreadBody.
+    let answer: IncomingMessage | undefined;
+    const onAbort = () => endUnreadBody(answer, init.signal.reason);
+    init.signal.addEventListener('abort', onAbort, { once: true });
     const request = (target.protocol === 'https:' ? https : http).request(target, { method: init.method ?? 'POST', agent, headers, signal: init.signal });
+    request.once('close', () => init.signal.removeEventListener('abort', onAbort));
     // The idle limit is for a connection in the pool (the agent sets it again when the answer ends):
     // on one in use, node would refresh its timer on every read, one per streamed token.
     request.once('socket', (socket) => {
@@ -195,6 +215,7 @@ function send(agents: Agents, url: string, init: SendInit, hops: number): Promis
     });
     request.once('error', (error) => reject(init.signal.aborted ? init.signal.reason : fetchFailed(error)));
     request.once('response', (response) => {
+      answer = response;
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (REDIRECT.has(status) && location && init.redirect !== 'manual') {

@@ -144,7 +144,6 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
   let state: AccumulatorState = createAccumulator({ idPrefix: `call_${randomUUID().slice(0, 8)}` });
   let streaming = false;
-  let released = false;
 
   /** The events that end a stream that failed with `failure`. */
   function* failed(failure: unknown): Generator<BrokerEvent, void, undefined> {
@@ -250,7 +249,6 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
     // The socket's reads themselves (no web stream between socket and parser), or the text read above.
     const outcome = yield* accumulateStream(parseSse(body, { onBytes: () => watchdog.activity() }), state, { signal, textPaceMs: request.textPaceMs ?? 0 });
     state = outcome.state;
-    released = outcome.released === true;
     if (outcome.failure !== undefined) return yield* failed(outcome.failure);
     yield* finalize(state, 'complete');
   } catch (failure) {
@@ -258,7 +256,8 @@ async function* streamEvents(request: BrokerRequest, key: KeyResolution): AsyncG
   } finally {
     watchdog.stop();
     // Releases the connection if we stopped before the server did (a consumer that broke off, an
-    // error); after [DONE] the body's end is still on its way, and the connection is kept for the next request.
-    if (!released) stop.abort();
+    // error). After [DONE] the body has been read to its end by now (SseSource.release), and the
+    // connection is back in the pool for the next request.
+    stop.abort();
   }
 }

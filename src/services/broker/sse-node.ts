@@ -53,6 +53,8 @@ export function nodeSource(body: NodeBody, decoder: SseDecoder): {
   /** A paced read that let the socket go on: what it brings arrives in this turn of the event loop. */
   let collecting: NodeJS.Immediate | undefined;
 
+  /** The size of the last read that brought something. */
+  let lastRead = 0;
   const failure = () => decoder.failure ?? broken;
   const take = (): ReadableStreamReadResult<SseMessage[]> | undefined => {
     if (decoder.parsed.length > 0) return { done: false, value: decoder.parsed.splice(0) };
@@ -87,6 +89,7 @@ export function nodeSource(body: NodeBody, decoder: SseDecoder): {
         body.destroy();
       }
     }
+    if (got > 0) lastRead = got;
     return got;
   };
   const stopTimers = () => {
@@ -97,7 +100,7 @@ export function nodeSource(body: NodeBody, decoder: SseDecoder): {
   };
   /** After a read of `bytes`: the next one waits for the pace, unless there is none or the read was large. */
   const hold = (bytes: number) => {
-    if (paceMs <= 0 || ended || bytes === 0 || bytes >= UNPACED_READ_BYTES) return;
+    if (paceMs <= 0 || ended || held || bytes === 0 || bytes >= UNPACED_READ_BYTES) return;
     held = setTimeout(paced, paceMs);
   };
   function paced(): void {
@@ -151,6 +154,8 @@ export function nodeSource(body: NodeBody, decoder: SseDecoder): {
     },
     pace(ms) {
       paceMs = ms;
+      // Paced from the read just handed over (the reader decides on the pace once it has seen it).
+      if (ms > 0 && !held && !collecting) hold(lastRead);
       if (ms > 0 || !held) return;
       // No pace any more: what was held back is read now.
       clearTimeout(held);

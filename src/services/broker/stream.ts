@@ -6,8 +6,6 @@ export interface StreamOutcome {
   state: AccumulatorState;
   /** Why reading stopped early (connection cut, timeout, abort, size cap); undefined on a clean end. */
   failure?: unknown;
-  /** Stopped at `[DONE]`: the rest of the body is let through to its end (SseSource.release), not cut. */
-  released?: boolean;
 }
 
 export interface AccumulateOptions {
@@ -71,7 +69,7 @@ export async function* accumulateStream(source: SseSource, initial: AccumulatorS
       }
       if (done || over()) {
         clean = state.done && state.error === undefined;
-        return clean ? { state, released: true } : { state };
+        return { state };
       }
     }
   } catch (failure) {

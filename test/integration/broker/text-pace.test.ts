@@ -100,4 +100,19 @@ describe('reading text at the pace of the screen', () => {
     for (let wait = 0; wait < 100 && server.closed() === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(server.closed()).toBe(1);
   });
+
+  it('an answer stopped while the rest of its body waits unread (held by the pace) ends as cancelled, and the next one is answered', async () => {
+    const server = await serve((response) => {
+      response.write(word(0));
+      setTimeout(() => response.end(word(1) + FINISH + sse('[DONE]')), 30);
+    });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    // The first word is read, then nothing for a second: the rest arrives and waits, all of it, unread.
+    const events = await collect({ model: modelAt(server.url), messages: hello, textPaceMs: 1000, signal: stop.signal });
+    expect(textOf(events)).toBe('w0 ');
+    expect(finishOf(events)).toBe('cancelled');
+    const next = await collect({ model: modelAt(server.url), messages: hello });
+    expect(textOf(next)).toBe('w0 w1 ');
+  });
 });
