@@ -201,11 +201,15 @@ function send(agents: Agents, url: string, init: SendInit, hops: number): Promis
   for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
   if (payload) headers['content-length'] = String(payload.byteLength);
   return new Promise<HttpAnswer>((resolve, reject) => {
-    // Before the request's own abort listener, which this one precedes: see endUnreadBody.
+    // The abort is handled here rather than by node (`signal` in the options), one listener either
+    // way: a body that has all arrived but waits unread is ended first (endUnreadBody).
+    const request = (target.protocol === 'https:' ? https : http).request(target, { method: init.method ?? 'POST', agent, headers });
     let answer: IncomingMessage | undefined;
-    const onAbort = () => endUnreadBody(answer, init.signal.reason);
+    const onAbort = () => {
+      endUnreadBody(answer, init.signal.reason);
+      request.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: init.signal.reason }));
+    };
     init.signal.addEventListener('abort', onAbort, { once: true });
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method: init.method ?? 'POST', agent, headers, signal: init.signal });
     request.once('close', () => init.signal.removeEventListener('abort', onAbort));
     // The idle limit is for a connection in the pool (the agent sets it again when the answer ends):
     // on one in use, node would refresh its timer on every read, one per streamed token.
