@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, finishOf, hello, modelAt, textOf } from './collect';
+import { listenCounted } from './counted-server';
 
 // The chat transport reading an answer's text at the screen's pace (BrokerRequest.textPaceMs):
 // fewer, fuller reads of the same text over a real socket, and the connection kept or closed
@@ -16,8 +16,6 @@ afterEach(async () => {
 });
 
 async function serve(handle: (response: http.ServerResponse) => void): Promise<{ url: string; connections: () => number; closed: () => number }> {
-  let connections = 0;
-  let closed = 0;
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
@@ -26,14 +24,8 @@ async function serve(handle: (response: http.ServerResponse) => void): Promise<{
       handle(response);
     });
   });
-  server.keepAliveTimeout = 60_000;
-  server.on('connection', (socket) => {
-    connections++;
-    socket.on('close', () => closed++);
-  });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connections: () => connections, closed: () => closed };
+  return listenCounted(server);
 }
 
 const sse = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readLimited } from '../../../src/services/broker/body';
 import { httpPostClosingIdleAfter, IDLE_CONNECTION_MS, type HttpAnswer } from '../../../src/services/broker/http-post';
 import { collect, errorsOf, finishOf, hello, modelAt, textOf } from './collect';
+import { listenCounted } from './counted-server';
 
 // The chat request goes over node:http (src/services/broker/http-post.ts), not the global fetch.
 // What fetch did for it must still happen: a kept-alive connection, a compressed answer read, a
@@ -52,8 +53,6 @@ afterEach(async () => {
 
 async function serve(handle: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void): Promise<{ url: string; seen: Seen[]; connections: () => number; closed: () => number }> {
   const seen: Seen[] = [];
-  let connections = 0;
-  let closed = 0;
   const server = http.createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -63,15 +62,8 @@ async function serve(handle: (request: http.IncomingMessage, response: http.Serv
       handle(request, response, body);
     });
   });
-  // Longer than the client's idle limit: which side closes an unused connection is then the client's doing.
-  server.keepAliveTimeout = 60_000;
-  server.on('connection', (socket) => {
-    connections++;
-    socket.on('close', () => closed++);
-  });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, connections: () => connections, closed: () => closed };
+  return { ...(await listenCounted(server)), seen };
 }
 
 /**
