@@ -18,12 +18,13 @@ export interface AccumulateOptions {
   textPaceMs?: number;
 }
 
-const isText = (event: BrokerEvent) => event.type === 'text-delta' || event.type === 'reasoning-delta';
+type TextEvent = Extract<BrokerEvent, { type: 'text-delta' | 'reasoning-delta' }>;
+const isText = (event: BrokerEvent | undefined): event is TextEvent => event?.type === 'text-delta' || event?.type === 'reasoning-delta';
 
 /** Appends `event`, joining it to the last one when both are text (or both reasoning). */
 function pushJoined(events: BrokerEvent[], event: BrokerEvent): void {
   const last = events[events.length - 1];
-  if (last && isText(event) && last.type === event.type) events[events.length - 1] = { ...last, text: (last as { text: string }).text + (event as { text: string }).text } as BrokerEvent;
+  if (isText(last) && isText(event) && last.type === event.type) events[events.length - 1] = { ...last, text: last.text + event.text };
   else events.push(event);
 }
 
