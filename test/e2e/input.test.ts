@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
 import { textReply } from '../helpers/scripted-broker';
-import { keys, makeScratchHome, TerminalSession, writeHomeConfig } from '../helpers/terminal';
+import { keys, makeScratchHome, sleep, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 const { broker, track } = useBrokerAndTerminals({ fallback: () => textReply('ok') });
 const homes: string[] = [];
@@ -12,10 +12,10 @@ afterAll(() => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 
-function scratchHome(): string {
+function scratchHome(extra: Record<string, unknown> = {}): string {
   const home = makeScratchHome();
   homes.push(home);
-  writeHomeConfig(home, { models: { scripted: { baseUrl: broker.url, model: 'scripted' }, other: { baseUrl: broker.url, model: 'other' } }, defaultModel: 'scripted' });
+  writeHomeConfig(home, { models: { scripted: { baseUrl: broker.url, model: 'scripted' }, other: { baseUrl: broker.url, model: 'other' } }, defaultModel: 'scripted', ...extra });
   return home;
 }
 
@@ -50,5 +50,25 @@ describe('end to end: the input bar', () => {
     await session.waitFor('› :model other');
     session.write(keys.enter);
     await session.waitFor(/other · idle/);
+  });
+
+  it('Esc right after Enter cancels the message just sent, before the screen has shown it running', async () => {
+    // Four frames a second: the screen learns that the answer was asked for up to 250 ms after Enter.
+    // An Esc in that window must still reach the answer, as it does a moment later.
+    const session = track(new TerminalSession({ home: scratchHome({ ui: { maxFps: 4 } }), cols: 100, rows: 24 }));
+    await session.waitFor('Ask anything');
+    const words = Array.from({ length: 40 }, (_, index) => `slowword${index}`).join(' ');
+    broker.route(() => textReply(words, { tokensPerSecond: 5 }));
+    await session.typeSlowly('answer me slowly');
+    await session.waitFor('› answer me slowly');
+    session.write(keys.enter);
+    await sleep(30);
+    session.write(keys.escape);
+    const screen = await session.waitFor('cancelled before the answer began');
+    expect(screen).toContain('› answer me slowly');
+    await sleep(1500);
+    const later = await session.screen();
+    expect(later).not.toContain('slowword');
+    expect(later).toMatch(/scripted · idle/);
   });
 });

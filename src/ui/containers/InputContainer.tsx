@@ -124,8 +124,15 @@ function endStaleHistoryWalk(deps: InputKeyDeps, text: string): void {
 export const INPUT_ACTIONS = {
   'input.cancel': (deps) => {
     const state = deps.store.getState();
+    // The controller is asked first: it knows a message is running the moment Enter sends it,
+    // while the store hears of it with the next frame (up to 1/maxFps later). An Esc pressed in
+    // that gap cancels too.
+    if (deps.controller.cancel()) {
+      flashHint(deps.store, 'cancelled');
+      deps.lastEscapeAt = undefined;
+      return true;
+    }
     if (selectSomethingRuns(state)) {
-      if (deps.controller.cancel()) flashHint(deps.store, 'cancelled');
       deps.lastEscapeAt = undefined;
       return true;
     }
