@@ -4,6 +4,7 @@ import type { ImportNotice } from '../services/config/mcp-import';
 import { rememberFirstFrame } from '../boot/remembered-screen';
 import { APP_SCREEN_MODES } from '../terminal/screen-modes';
 import { collectAfterLoad, compactWhenServersSettle } from './collect-after-load';
+import { routeProcessWarnings } from './process-warnings';
 
 /** The least time between two scrolls of the transcript: ten a second at most. */
 const SCROLL_INTERVAL_MS = 100;
@@ -49,6 +50,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
   const history = InputHistory.forStateDir(config.paths.stateDir).load();
   if (history.lastError) store.getState().addStatus('warn', history.lastError);
   for (const notice of notices) store.getState().addStatus(notice.level, notice.text);
+  const restoreWarnings = routeProcessWarnings((text) => store.getState().addStatus('warn', `node: ${text}`));
   // Bracketed paste: the terminal marks pastes, so pasted newlines never send and a pasted `:` or
   // `!` stays text.
   let saveOnExit: (() => Promise<void>) | undefined;
@@ -96,6 +98,7 @@ export async function runTui(config: AppConfig, args: CliArgs, notices: Readonly
     sink.emit('close');
     process.stdout.off('resize', onResize);
     screen.restore();
+    restoreWarnings();
     // On the normal screen, after the restore: the way back stays in the scrollback.
     const hint = controller.resumeHint();
     if (hint) process.stdout.write(`${hint}\n`);
