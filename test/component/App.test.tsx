@@ -58,6 +58,15 @@ describe('keys', () => {
     expect(h.controller.cancelled).toBe(1);
   });
 
+  it('Esc cancels a message the session runs before the store has heard of it (right after Enter)', async () => {
+    h = app.render();
+    // The job queue runs the message; its request-start reaches the store with the next frame.
+    h.controller.running = true;
+    await h.type('\x1b');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(h.controller.cancelled).toBe(1);
+  });
+
   it('Esc with nothing running does not cancel; from the sidebar it goes back to the input', async () => {
     h = app.render({ columns: 120 });
     h.controller.running = true;

@@ -2,7 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../helpers/lifecycle';
-import { textReply } from '../helpers/scripted-broker';
+import { delayFirstByte, textReply } from '../helpers/scripted-broker';
 import { keys, makeScratchHome, sleep, TerminalSession, writeHomeConfig } from '../helpers/terminal';
 
 const { broker, track } = useBrokerAndTerminals({ fallback: () => textReply('ok') });
@@ -58,7 +58,8 @@ describe('end to end: the input bar', () => {
     const session = track(new TerminalSession({ home: scratchHome({ ui: { maxFps: 4 } }), cols: 100, rows: 24 }));
     await session.waitFor('Ask anything');
     const words = Array.from({ length: 40 }, (_, index) => `slowword${index}`).join(' ');
-    broker.route(() => textReply(words, { tokensPerSecond: 5 }));
+    // The answer's first byte comes a second late: on a slow machine too, the Esc comes before any of it.
+    broker.route(() => delayFirstByte(textReply(words, { tokensPerSecond: 5 }), 1000));
     await session.typeSlowly('answer me slowly');
     await session.waitFor('› answer me slowly');
     session.write(keys.enter);
