@@ -10,6 +10,8 @@ export const MAX_SHOWN_WARNINGS = 20;
 
 export function routeProcessWarnings(show: (text: string) => void): () => void {
   const printers = process.listeners('warning');
+  // Node adds its printer unless told not to (`--no-warnings`, NODE_NO_WARNINGS=1): then nothing is shown here either.
+  if (printers.length === 0) return () => {};
   for (const printer of printers) process.off('warning', printer);
   const shown = new Set<string>();
   const onWarning = (warning: Error) => {

@@ -33,4 +33,22 @@ describe('process warnings while the UI runs', () => {
     expect(shown).toHaveLength(MAX_SHOWN_WARNINGS);
     expect(shown.at(-1)).toBe(`ProbeWarning: warning ${MAX_SHOWN_WARNINGS - 1}`);
   });
+
+  it('shows nothing when node was told not to print warnings (no printer of its own)', async () => {
+    const printers = process.listeners('warning');
+    for (const printer of printers) process.off('warning', printer);
+    const silence = () => {};
+    try {
+      const shown: string[] = [];
+      restore = routeProcessWarnings((text) => shown.push(text));
+      // A listener of the test's own keeps node from printing this one to the test's stderr.
+      process.on('warning', silence);
+      process.emitWarning('nobody wants to see this', 'ProbeWarning');
+      await nextTick();
+      expect(shown).toEqual([]);
+    } finally {
+      process.off('warning', silence);
+      for (const printer of printers) process.on('warning', printer);
+    }
+  });
 });
