@@ -312,9 +312,16 @@ export function createSession(options: SessionOptions): Session {
       resources.send(text, attachments);
     },
     cancel() {
+      // Messages still reading their resources were sent after everything in the queue.
+      const reading = resources.cancel().map((text): Job => ({ kind: 'chat', text }));
       const taken = jobs.cancel();
-      if (!taken) return false;
-      takeBack.hold(taken);
+      if (!taken) {
+        if (reading.length === 0) return false;
+        takeBack.hold(reading);
+        takeBack.release();
+        return true;
+      }
+      takeBack.hold([...taken, ...reading]);
       store.getState().cancelPending();
       return true;
     },

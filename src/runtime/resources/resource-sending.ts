@@ -3,6 +3,7 @@
 // resources waits behind one still being read). A resource that cannot be read keeps the message
 // back (it returns to an empty input) with a line saying why. Attached resources are subscribed
 // when the server takes subscriptions, and a change is reported once.
+import { once } from 'node:events';
 import type { Attachment } from '../../services/conversation/types';
 import type { McpManagerService } from '../../services/mcp/index';
 import type { AppStore } from '../../state/store';
@@ -30,6 +31,11 @@ export interface ResourceSending {
   /** Why the message cannot go as typed (a template parameter left in), checked before it leaves the input. */
   precheck(text: string): string | undefined;
   send(text: string, attachments: Attachment[]): void;
+  /**
+   * Esc: the messages still waiting for their resources (or behind one that is) are not sent; their
+   * texts, in the order they were sent. Nothing has run for them yet.
+   */
+  cancel(): string[];
   close(): void;
 }
 
@@ -53,7 +59,8 @@ export function createResourceSending({ mcp, cwd, store, status, enqueue }: Reso
   );
   const aliases = () => mcp.servers().map((snapshot) => snapshot.alias);
   let chain: Promise<void> = Promise.resolve();
-  let reading = 0;
+  /** Messages not queued yet, in the order they were sent; each can be called off until it is. */
+  const waiting: Array<{ text: string; stop: AbortController }> = [];
   const queue = (text: string, attachments: Attachment[]) => enqueue({ kind: 'chat', text, ...(attachments.length > 0 ? { attachments } : {}) });
 
   return {
@@ -62,14 +69,22 @@ export function createResourceSending({ mcp, cwd, store, status, enqueue }: Reso
     precheck: (text) => findResourceReferences(text, aliases()).map(referenceProblem).find(Boolean),
     send(text, attachments) {
       const references = findResourceReferences(text, aliases());
-      if (references.length === 0 && reading === 0) return queue(text, attachments);
-      reading += 1;
+      if (references.length === 0 && waiting.length === 0) return queue(text, attachments);
+      const entry = { text, stop: new AbortController() };
+      const { signal } = entry.stop;
+      waiting.push(entry);
       chain = chain
         .then(async () => {
+          if (signal.aborted) return;
           // A message sent while its server is still starting waits for it rather than failing.
-          const starting = new Set(mcp.servers().filter((server) => server.state === 'connecting').map((server) => server.alias));
-          if (references.some((reference) => starting.has(reference.alias))) await mcp.settled(CONNECT_WAIT_MS);
-          const read = await readResourceAttachments(mcp, references);
+          const starting = [...new Set(references.map((reference) => reference.alias))].filter((alias) => mcp.servers().some((server) => server.alias === alias && server.state === 'connecting'));
+          if (starting.length > 0) {
+            status('info', `waiting for ${starting.join(', ')} to connect to read what the message names (Esc takes it back)`);
+            await Promise.race([mcp.settled(CONNECT_WAIT_MS), once(signal, 'abort')]);
+          }
+          if (signal.aborted) return;
+          const read = await readResourceAttachments(mcp, references, signal);
+          if (signal.aborted) return;
           if (read.problems.length > 0) {
             status('warn', `not sent: ${read.problems.join('; ')}`);
             if (store.getState().editor.text.length === 0) store.getState().setDraft(text);
@@ -81,10 +96,18 @@ export function createResourceSending({ mcp, cwd, store, status, enqueue }: Reso
             void mcp.subscribeResource?.(reference.alias, reference.uri);
           }
         })
-        .catch((error: unknown) => status('error', `not sent: ${(error as Error).message}`))
+        .catch((error: unknown) => {
+          if (!signal.aborted) status('error', `not sent: ${(error as Error).message}`);
+        })
         .finally(() => {
-          reading -= 1;
+          const at = waiting.indexOf(entry);
+          if (at !== -1) waiting.splice(at, 1);
         });
+    },
+    cancel() {
+      const called = waiting.splice(0);
+      for (const entry of called) entry.stop.abort();
+      return called.map((entry) => entry.text);
     },
     close: () => index.close(),
   };
