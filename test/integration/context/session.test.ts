@@ -7,30 +7,13 @@ import type { AppConfig } from '../../../src/services/config/load';
 import { isCompactionRequest, startContextServer, SUMMARY_MARK } from '../../helpers/context-servers';
 import type { ScriptedBroker } from '../../helpers/scripted-broker';
 import { configFor } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const thing of open.splice(0)) await thing.close();
 });
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value !== undefined && value !== false) {
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(value);
-      }
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error('timed out'));
-    }, timeoutMs);
-    check();
-  });
-}
 
 async function start(config: AppConfig, args?: { continueLast: boolean }) {
   const store = createAppStore();

@@ -4,8 +4,9 @@ import { chunk, sse, textReply, type ScriptedResponse } from '../../helpers/scri
 import { createSession, type Session } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import { EMPTY_ANSWER } from '../../../src/services/conversation/index';
-import { createAppStore, type AppStore } from '../../../src/state/store';
+import { createAppStore } from '../../../src/state/store';
 import { run, startMcp, testConfig } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 // A 200 that carries no answer at all must fail visibly, like any failed answer: the question is
 // taken back, never left in the history to be sent glued to the next message.
@@ -21,24 +22,6 @@ const cases: Array<[string, ScriptedResponse]> = [
   ['only whitespace', textReply('\n\n  ')],
 ];
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value !== undefined && value !== false) {
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(value);
-      }
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error('timed out'));
-    }, timeoutMs);
-    check();
-  });
-}
 
 async function start(config: AppConfig) {
   const store = createAppStore();

@@ -8,32 +8,15 @@ import { createSession, type Session } from '../../../src/runtime/session';
 import type { AppConfig } from '../../../src/services/config/load';
 import type { Message } from '../../../src/services/conversation/types';
 import { loadSession, sessionsDir } from '../../../src/services/history/index';
-import { createAppStore, type AppStore } from '../../../src/state/store';
+import { createAppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { testConfig } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 // The habits people bring from other clients (README.md: Commands, Files and images, Going back,
 // Getting text out), driven through the session the way the input bar drives it.
 const { broker, track } = useBrokerAndTerminals({ fallback: () => textReply('ok') });
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value !== undefined && value !== false) {
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(value as T);
-      }
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`timed out; items: ${JSON.stringify(store.getState().items.map((item) => [item.kind, 'text' in item ? item.text : '']))}`));
-    }, timeoutMs);
-    check();
-  });
-}
 
 const contentOf = (message: Message) => ('content' in message ? message.content : message.role);
 const statusTexts = (items: ChatItem[]) => items.flatMap((item) => (item.kind === 'status' ? [item.text] : []));

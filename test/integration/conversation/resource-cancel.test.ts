@@ -8,6 +8,7 @@ import type { AppConfig } from '../../../src/services/config/load';
 import { createAppStore, type AppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { testConfig } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 // A message naming a resource of a server that is still connecting waits for the server before it
 // is queued. Esc in that wait takes it back like a queued message: it is never sent later.
@@ -18,23 +19,6 @@ const MENTION = 'summarise @slow:demo://resource/static/document/architecture.md
 /** How long the server takes to start answering. */
 const SLOW_START_S = 3;
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value === undefined || value === false) return;
-      unsubscribe();
-      clearTimeout(timer);
-      resolve(value);
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error('timed out'));
-    }, timeoutMs);
-    check();
-  });
-}
 
 const statusTexts = (items: ChatItem[]) => items.flatMap((item) => (item.kind === 'status' ? [item.text] : []));
 

@@ -7,32 +7,15 @@ import { createSession, type Session } from '../../../src/runtime/session';
 import { formatKeymap } from '../../../src/ui/keys/keymap';
 import type { AppConfig } from '../../../src/services/config/load';
 import { loadSession, sessionsDir } from '../../../src/services/history/index';
-import { createAppStore, type AppStore } from '../../../src/state/store';
+import { createAppStore } from '../../../src/state/store';
 import type { ChatItem } from '../../../src/state/types';
 import { everythingServer, testConfig } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 // The controller behind the TUI, driven the way the panels drive it: submit(), the store's
 // approval and command queues, cancel(). Real broker client, real MCP manager, real files.
 const { broker, track } = useBrokerAndTerminals();
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined, timeoutMs = 15_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value !== undefined && value !== false) {
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(value);
-      }
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`timed out; items: ${JSON.stringify(store.getState().items.map((item) => [item.kind, 'text' in item ? item.text : '']))}`));
-    }, timeoutMs);
-    check();
-  });
-}
 
 async function start(config: AppConfig, args?: { continueLast: boolean; resume?: string }) {
   const store = createAppStore();

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useBrokerAndTerminals } from '../../helpers/lifecycle';
 import { textReply, toolCallReply } from '../../helpers/scripted-broker';
 import { createSession, type Session } from '../../../src/runtime/session';
-import { createAppStore, type AppStore } from '../../../src/state/store';
+import { createAppStore } from '../../../src/state/store';
 import { everythingServer, testConfig } from './harness';
+import { untilStore as until } from '../../helpers/store-until';
 
 // What reaches the model later than a tool call's answer, through the TUI's session: a task moved
 // to the background with :bg (server-everything's simulate-research-query), and a seed-style
@@ -13,24 +14,6 @@ import { everythingServer, testConfig } from './harness';
 const { broker, track } = useBrokerAndTerminals();
 const ASYNC_OPS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'helpers', 'async-ops-server.mjs');
 
-function until<T>(store: AppStore, probe: (state: ReturnType<AppStore['getState']>) => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const value = probe(store.getState());
-      if (value !== undefined && value !== false) {
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(value);
-      }
-    };
-    const unsubscribe = store.subscribe(check);
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`timed out; items: ${JSON.stringify(store.getState().items.map((item) => [item.kind, 'text' in item ? item.text : '']))}`));
-    }, timeoutMs);
-    check();
-  });
-}
 
 const userTexts = (body: unknown) => ((body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []).filter((message) => message.role === 'user').map((message) => String(message.content));
 
